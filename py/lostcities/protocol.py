@@ -1,0 +1,290 @@
+"""The wire protocol: message envelope, vocabulary and validation of incoming text.
+
+Pure Python, no I/O. `MatchHost` (host.py) uses it for both the command-line protocol and the
+online host; docs/protocol.md is the reference for the messages.
+
+Every message is one JSON object with a protocol version ``"v"``, a sequence number ``"seq"``
+(per sender, strictly increasing from 1) and a ``"type"``. `parse_request` checks a client's raw
+text in a fixed order (size before parsing, then JSON, envelope, type, fields) and raises
+`ProtocolError` with a stable error code on the first problem.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+PROTOCOL_VERSION: Final = 1
+"""The ``"v"`` of every message. A peer speaking another version is told to reload."""
+
+APP_VERSION: Final = "0.1.0"
+"""The app's version (as in pyproject.toml). A ``hello`` announcing another is refused with
+``version-mismatch``: both sides must run the same release."""
+
+MAX_MESSAGE_BYTES: Final = 4096
+"""Largest accepted client message, in UTF-8 bytes, checked before any parsing."""
+
+MAX_DEPTH: Final = 8
+"""Deepest accepted nesting of JSON arrays and objects in a client message."""
+
+MAX_NAME_CHARS: Final = 40
+"""Longest player name (and app version text) accepted in a message."""
+
+MAX_SEED: Final = 2**63 - 1
+"""Seeds are integers between ``-MAX_SEED`` and ``MAX_SEED``."""
+
+# Error codes (the ``"code"`` of an ``error`` message). Stable: clients may switch on them.
+TOO_LARGE: Final = "too-large"
+BAD_JSON: Final = "bad-json"
+NOT_OBJECT: Final = "not-object"
+VERSION_MISMATCH: Final = "version-mismatch"
+BAD_MESSAGE: Final = "bad-message"
+REPLAYED: Final = "replayed"
+UNKNOWN_TYPE: Final = "unknown-type"
+NO_HELLO: Final = "no-hello"
+FORBIDDEN: Final = "forbidden"
+NO_MATCH: Final = "no-match"
+BAD_MOVE: Final = "bad-move"
+NOT_YOUR_TURN: Final = "not-your-turn"
+ILLEGAL_MOVE: Final = "illegal-move"
+INTERNAL: Final = "internal"
+
+ERROR_CODES: Final = (
+    TOO_LARGE, BAD_JSON, NOT_OBJECT, VERSION_MISMATCH, BAD_MESSAGE, REPLAYED, UNKNOWN_TYPE,
+    NO_HELLO, FORBIDDEN, NO_MATCH, BAD_MOVE, NOT_YOUR_TURN, ILLEGAL_MOVE, INTERNAL,
+)
+
+HOST_TYPES: Final = ("welcome", "view", "match-end", "legal-moves", "pong", "error")
+"""Types of the messages a host sends."""
+
+
+class ProtocolError(ValueError):
+    """A message was refused: `code` is one of the error codes, `message` says why in words.
+
+    `ref_seq` is the refused message's ``seq`` when it could be read, else None.
+    """
+
+    def __init__(self, code: str, message: str, ref_seq: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref_seq = ref_seq
+
+
+@dataclass(frozen=True)
+class Request:
+    """A client message that passed every check of `parse_request`."""
+
+    seq: int
+    type: str
+    fields: Mapping[str, Any]
+    """The message's fields other than ``v``, ``seq`` and ``type`` (all type-checked)."""
+
+
+# ---- field checks: each returns None when the value is fine, else what is wrong -------------
+
+Check = Callable[[Any], "str | None"]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _name(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return "must be a string"
+    if not value.strip():
+        return "must not be empty"
+    if len(value) > MAX_NAME_CHARS:
+        return f"must be at most {MAX_NAME_CHARS} characters"
+    if any(ch < " " or ch == "\x7f" for ch in value):
+        return "must not contain control characters"
+    return None
+
+
+def _seat(value: Any) -> str | None:
+    return None if _is_int(value) and value in (0, 1) else "must be 0 or 1"
+
+
+def _seat_or_null(value: Any) -> str | None:
+    return None if value is None else _seat(value)
+
+
+def _seed(value: Any) -> str | None:
+    if _is_int(value) and -MAX_SEED <= value <= MAX_SEED:
+        return None
+    return f"must be an integer between {-MAX_SEED} and {MAX_SEED}"
+
+
+def _object(value: Any) -> str | None:
+    return None if isinstance(value, dict) else "must be an object"
+
+
+def _names(value: Any) -> str | None:
+    if not isinstance(value, list) or len(value) != 2:
+        return "must be a list of two names"
+    for name in value:
+        problem = _name(name)
+        if problem is not None:
+            return f"each name {problem}"
+    return None
+
+
+def _number(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "must be a number"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "must be finite"
+    return None
+
+
+# type -> field -> (check, required)
+CLIENT_TYPES: Final[Mapping[str, Mapping[str, tuple[Check, bool]]]] = {
+    "hello": {"name": (_name, True), "app": (_name, True), "seat": (_seat, False)},
+    "start": {
+        "options": (_object, True),
+        "seed": (_seed, True),
+        "names": (_names, False),
+        "first_player": (_seat_or_null, False),
+    },
+    "move": {"move": (_object, True), "seat": (_seat, False)},
+    "get-view": {"seat": (_seat, False)},
+    "get-legal-moves": {"seat": (_seat, False)},
+    "ping": {"t": (_number, False)},
+}
+"""Client message types and their fields: field -> (check, required)."""
+
+
+# ---- parsing ---------------------------------------------------------------------------------
+
+
+def _nesting_depth(text: str) -> int:
+    """The deepest nesting of JSON arrays/objects in `text`, ignoring brackets inside strings.
+
+    Checked before json.loads so that no input can make the parser recurse deeply (which in
+    Pyodide could exhaust the WebAssembly stack).
+    """
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def decode_json(raw: str | bytes) -> Any:
+    """Size-check and parse one message's raw text; raise ProtocolError if it is not JSON.
+
+    Refuses text over MAX_MESSAGE_BYTES (before parsing), invalid UTF-8, nesting deeper than
+    MAX_DEPTH, NaN/Infinity and duplicate keys.
+    """
+    if len(raw) > MAX_MESSAGE_BYTES or (
+        isinstance(raw, str) and len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES
+    ):
+        raise ProtocolError(TOO_LARGE, f"message larger than {MAX_MESSAGE_BYTES} bytes")
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError(BAD_JSON, "message is not UTF-8 text") from None
+    else:
+        text = raw
+    if _nesting_depth(text) > MAX_DEPTH:
+        raise ProtocolError(BAD_JSON, f"JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(
+            text, object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant
+        )
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(BAD_JSON, f"not valid JSON: {exc}") from None
+
+
+def parse_request(raw: str | bytes, last_seq: int) -> Request:
+    """Validate one client message and return it; raise ProtocolError on the first problem.
+
+    `last_seq` is the highest ``seq`` already accepted from this sender (0 for none): the new
+    message's ``seq`` must be higher. Checks, in order: size, JSON, object, ``v``, ``seq``,
+    ``type``, then each field (unknown fields refused, required ones present, right types).
+    """
+    data = decode_json(raw)
+    if not isinstance(data, dict):
+        raise ProtocolError(NOT_OBJECT, "a message must be a JSON object")
+    version = data.get("v")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ProtocolError(BAD_MESSAGE, 'field "v" (protocol version) must be an integer')
+    if version != PROTOCOL_VERSION:
+        raise ProtocolError(
+            VERSION_MISMATCH,
+            f"protocol version {version} is not supported (this host speaks {PROTOCOL_VERSION});"
+            " reload the page to update",
+        )
+    seq = data.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        raise ProtocolError(BAD_MESSAGE, 'field "seq" must be a positive integer')
+    if seq <= last_seq:
+        raise ProtocolError(
+            REPLAYED, f"seq {seq} was already used (the last accepted seq is {last_seq})", seq
+        )
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError(BAD_MESSAGE, 'field "type" must be a string', seq)
+    spec = CLIENT_TYPES.get(kind)
+    if spec is None:
+        known = ", ".join(CLIENT_TYPES)
+        raise ProtocolError(
+            UNKNOWN_TYPE, f"unknown message type {kind[:40]!r} (known: {known})", seq)
+    fields = {k: v for k, v in data.items() if k not in ("v", "seq", "type")}
+    for key in fields:
+        if key not in spec:
+            raise ProtocolError(BAD_MESSAGE, f"unexpected field {key[:40]!r} in {kind}", seq)
+    for key, (check, required) in spec.items():
+        if key not in fields:
+            if required:
+                raise ProtocolError(BAD_MESSAGE, f'{kind} needs the field "{key}"', seq)
+            continue
+        problem = check(fields[key])
+        if problem is not None:
+            raise ProtocolError(BAD_MESSAGE, f'field "{key}" {problem}', seq)
+    return Request(seq=seq, type=kind, fields=fields)
+
+
+def envelope(seq: int, kind: str, ref_seq: int | None = None, **fields: Any) -> dict[str, Any]:
+    """A host message: ``v``, ``seq``, ``type``, then ``ref_seq`` (for replies) and `fields`."""
+    message: dict[str, Any] = {"v": PROTOCOL_VERSION, "seq": seq, "type": kind}
+    if ref_seq is not None:
+        message["ref_seq"] = ref_seq
+    message.update(fields)
+    return message
+
+
+def encode(message: Mapping[str, Any]) -> str:
+    """One message as compact JSON text (ASCII only, no newline), as it goes on the wire."""
+    return json.dumps(message, separators=(",", ":"), allow_nan=False)
