@@ -170,9 +170,10 @@ def test_hello_comes_first_and_needs_the_same_app_version() -> None:
     assert "reload" in error["message"]
     assert error["ref_seq"] == 1
     refused(host, 1, msg(1, "hello", name="Ben", app=APP_VERSION, seat=0), "forbidden")
+    refused(host, 1, msg(1, "hello", name="Ben"), "bad-message")  # a browser must say its app
     out = host.receive(1, msg(1, "hello", name="Ben", app=APP_VERSION, seat=1))
     assert [m["type"] for _, m in out] == ["welcome"]
-    assert out[0][1] == {"v": 1, "seq": 5, "type": "welcome", "ref_seq": 1, "protocol": 1,
+    assert out[0][1] == {"v": 1, "seq": 6, "type": "welcome", "ref_seq": 1, "protocol": 1,
                          "app": APP_VERSION, "seat": 1, "match": False}
     assert host.name_of(1) == "Ben"
     refused(host, 1, msg(2, "get-view"), "no-match")
@@ -242,8 +243,9 @@ def test_out_of_turn_moves_are_refused_even_when_they_would_be_legal() -> None:
 def test_the_controller_must_name_a_seat_and_may_not_claim_one_in_hello() -> None:
     host = MatchHost(controller=True)
     refused(host, CONTROLLER, msg(1, "hello", name="bot", app=APP_VERSION, seat=0), "forbidden")
-    assert host.receive(CONTROLLER, msg(1, "hello", name="bot", app=APP_VERSION))[0][1][
-        "seat"] is None
+    refused(host, CONTROLLER, msg(1, "hello", name="bot", app="0.0.1"), "version-mismatch")
+    # a program on the command line may leave out the app version ("v" is still checked)
+    assert host.receive(CONTROLLER, msg(1, "hello", name="bot"))[0][1]["seat"] is None
     refused(host, CONTROLLER, msg(2, "get-view"), "bad-message")  # no seat and no match
     assert host.receive(CONTROLLER, msg(2, "start", options={}, seed=1))[0][1]["type"] == "view"
     for kind in ("get-view", "get-legal-moves"):

@@ -164,10 +164,13 @@ class MatchHost:
 
     def _hello(self, peer: int, session: _Session, request: Request) -> list[Outgoing]:
         fields, seq = request.fields, request.seq
-        if fields["app"] != self._app:
+        app = fields.get("app")
+        if app is None and peer != CONTROLLER:
+            raise ProtocolError(BAD_MESSAGE, 'hello needs the field "app" (the app version)', seq)
+        if app is not None and app != self._app:
             raise ProtocolError(
                 VERSION_MISMATCH,
-                f"this page runs version {fields['app']} but the host runs {self._app}:"
+                f"this page runs version {app} but the host runs {self._app}:"
                 " reload the page to update",
                 seq,
             )

@@ -143,7 +143,7 @@ def _number(value: Any) -> str | None:
 
 # type -> field -> (check, required)
 CLIENT_TYPES: Final[Mapping[str, Mapping[str, tuple[Check, bool]]]] = {
-    "hello": {"name": (_name, True), "app": (_name, True), "seat": (_seat, False)},
+    "hello": {"name": (_name, True), "app": (_name, False), "seat": (_seat, False)},
     "start": {
         "options": (_object, True),
         "seed": (_seed, True),
