@@ -1,0 +1,214 @@
+"""Shared fixtures for the end-to-end tests (see e2e/README.md, "Fixtures").
+
+Once per session: build static/vendor, start scripts/serve.py (the app and a PeerJS broker)
+on free loopback ports, and launch Chromium (Playwright's own where it exists, else Debian's
+/usr/bin/chromium with the flags of NOTES-STACK.md). pytest-playwright's `page`, `context`
+and `browser` fixtures work as usual, with `base_url` set to the dev server.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserType, ConsoleMessage, Page, Request
+
+ROOT = Path(__file__).resolve().parent.parent
+READY_TIMEOUT_MS = 60_000
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-features=WebRtcHideLocalIpsWithMdns",
+]
+
+
+@dataclass(frozen=True)
+class Server:
+    """The running dev server and its PeerJS broker."""
+
+    url: str  # "http://127.0.0.1:PORT/", the app
+    origin: str  # "http://127.0.0.1:PORT"
+    broker_host: str
+    broker_port: int
+    broker_path: str
+
+
+@dataclass
+class AppPage:
+    """A page of the app in its own browser context, with what it did recorded."""
+
+    page: Page
+    requests: list[str] = field(default_factory=list)  # every URL the page requested
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)  # uncaught exceptions
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_http(url: str, proc: subprocess.Popen[str], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"dev server exited with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"no answer from {url} within {timeout} s")
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def lc_server() -> Iterator[Server]:
+    """Build static/vendor, then run scripts/serve.py and its broker on free loopback ports."""
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True)
+    port, broker_port = _free_port(), _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "serve.py"), "--quiet",
+         "--port", str(port), "--broker-port", str(broker_port)],
+        stdout=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        match = re.search(r"serving (http://127\.0\.0\.1:\d+/)", first)
+        if not match:
+            raise RuntimeError(f"dev server did not start: {first!r}")
+        server = Server(url=match.group(1), origin=match.group(1).rstrip("/"),
+                        broker_host="127.0.0.1", broker_port=broker_port, broker_path="/myapp")
+        _wait_http(server.url, proc)
+        _wait_http(f"http://127.0.0.1:{broker_port}/myapp", proc)
+        yield server
+    finally:
+        _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def base_url(lc_server: Server) -> str:
+    """pytest-playwright's base URL: page.goto("/") opens the app."""
+    return lc_server.url
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(
+    browser_type_launch_args: dict[str, Any], browser_type: BrowserType
+) -> dict[str, Any]:
+    """Playwright's own Chromium where installed, else Debian's, both with NOTES-STACK flags."""
+    args = {**browser_type_launch_args}
+    args["args"] = [*args.get("args", []), *CHROMIUM_ARGS]
+    if "channel" not in args and not Path(browser_type.executable_path).exists():
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        if chromium is None:
+            raise RuntimeError("no browser: install Debian's chromium or run `playwright install`")
+        args["executable_path"] = chromium
+    return args
+
+
+def wait_ready(
+    page: Page, timeout_ms: int = READY_TIMEOUT_MS, page_errors: list[str] | None = None
+) -> None:
+    """Wait until html[data-ready=true].
+
+    Fails at once with the text of a PyScript error box (.py-error), or when page_errors
+    (e.g. AppPage.page_errors) records an uncaught exception, instead of timing out.
+    """
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        ready, error = page.evaluate(
+            "() => [document.documentElement.dataset.ready === 'true',"
+            " document.querySelector('.py-error')?.textContent ?? null]"
+        )
+        if ready:
+            return
+        if error is not None:
+            raise AssertionError(f"Python failed in the page:\n{error}")
+        if page_errors:
+            raise AssertionError(f"the page failed before it was ready: {page_errors}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"html[data-ready=true] not set within {timeout_ms} ms")
+        page.wait_for_timeout(100)
+
+
+@pytest.fixture(name="wait_ready")
+def wait_ready_fixture() -> Callable[..., None]:
+    """wait_ready(page, timeout_ms=60_000, page_errors=None): wait for html[data-ready=true]."""
+    return wait_ready
+
+
+@pytest.fixture
+def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppPage]]:
+    """open_app(query="", ready=True, setup=None) -> AppPage: the app in a fresh context.
+
+    Each call makes a new context (a separate player: own storage, own PeerJS peer), records
+    requests and errors, calls setup(page) if given (e.g. to add routes or init scripts),
+    opens lc_server.url + query and, unless ready=False, waits for data-ready. The contexts
+    close at teardown.
+    """
+    contexts = []
+
+    def open_page(
+        query: str = "", ready: bool = True, setup: Callable[[Page], None] | None = None
+    ) -> AppPage:
+        context = browser.new_context(base_url=lc_server.url)
+        contexts.append(context)
+        page = context.new_page()
+        app = AppPage(page)
+
+        def on_request(request: Request) -> None:
+            app.requests.append(request.url)
+
+        def on_console(message: ConsoleMessage) -> None:
+            if message.type == "error":
+                app.console_errors.append(message.text)
+
+        page.on("request", on_request)
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: app.page_errors.append(str(error)))
+        if setup is not None:
+            setup(page)
+        page.goto(lc_server.url + query)
+        if ready:
+            wait_ready(page, page_errors=app.page_errors)
+        return app
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def app(open_app: Callable[..., AppPage]) -> AppPage:
+    """One page of the app, booted (data-ready true)."""
+    return open_app()

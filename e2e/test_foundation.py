@@ -1,0 +1,179 @@
+"""The foundation: the page boots Python from the host alone, and PeerJS works locally."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from conftest import AppPage, Server
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_python_runs_and_every_request_stays_on_the_host(
+    app: AppPage, lc_server: Server
+) -> None:
+    assert app.page.evaluate("document.documentElement.dataset.ready") == "true"
+    assert app.page.title() == "Lost Cities"
+    fetched = [url for url in app.requests if not url.startswith(("data:", "blob:"))]
+    assert any(url.endswith("/pyodide.asm.wasm") for url in fetched), fetched
+    assert any(url.endswith("/app.zip") for url in fetched), fetched
+    outside = [url for url in fetched if not url.startswith(lc_server.origin + "/")]
+    assert outside == []
+    assert app.page_errors == []
+
+
+def test_loading_state_is_painted_before_python(open_app: Callable[..., AppPage]) -> None:
+    def hold_python(page: Page) -> None:
+        # The Pyodide runtime is never answered, so Python cannot start.
+        page.route("**/pyodide.asm.wasm", lambda route: None)
+
+    app = open_app(ready=False, setup=hold_python)
+    page = app.page
+    assert page.locator("#app h1").inner_text() == "Lost Cities"
+    assert page.locator("#app [role=status]").is_visible()
+    assert page.locator("#app [role=status] p").inner_text() != ""
+    assert page.evaluate("document.documentElement.dataset.ready") is None
+
+
+def test_dev_server_points_the_page_at_the_local_broker(app: AppPage, lc_server: Server) -> None:
+    config = app.page.evaluate("window.LC_CONFIG")
+    assert config == {
+        "peer": {"host": "127.0.0.1", "port": lc_server.broker_port, "path": "/myapp",
+                 "secure": False},
+        "iceServers": [],
+    }
+
+
+def test_committed_config_is_the_public_broker(app: AppPage) -> None:
+    committed = json.loads((ROOT / "static" / "config.json").read_text())
+    config = app.page.evaluate("base => window.lcResolveConfig(base, '')", committed)
+    assert config["peer"] == {"host": "0.peerjs.com", "port": 443, "path": "/", "secure": True}
+    assert config["iceServers"] == committed["iceServers"]
+
+
+@pytest.mark.parametrize(
+    ("search", "expected"),
+    [
+        ("?broker=peer.example.org", {"host": "peer.example.org", "port": 443, "path": "/",
+                                      "secure": True}),
+        ("?broker=http://peer.example.org:9000/myapp",
+         {"host": "peer.example.org", "port": 9000, "path": "/myapp", "secure": False}),
+        ("?broker=localhost:9000/myapp", {"host": "localhost", "port": 9000, "path": "/myapp",
+                                          "secure": False}),
+        ("?broker=wss://10.0.0.5:8443/p", {"host": "10.0.0.5", "port": 8443, "path": "/p",
+                                           "secure": True}),
+    ],
+)
+def test_broker_url_parameter_overrides_the_config(
+    app: AppPage, search: str, expected: dict[str, object]
+) -> None:
+    config = app.page.evaluate(
+        "search => window.LC_CONFIG.then(base => window.lcResolveConfig(base, search))", search
+    )
+    assert config["peer"] == expected
+    assert config["iceServers"] == []
+
+
+@pytest.mark.parametrize(
+    ("ice", "expected"),
+    [
+        ("none", []),
+        ("turn:ana:s%40cret@turn.example.org:3478?transport=tcp,stun:stun.example.org:3478",
+         [{"urls": "turn:turn.example.org:3478?transport=tcp", "username": "ana",
+           "credential": "s@cret"},
+          {"urls": "stun:stun.example.org:3478"}]),
+        ('[{"urls": ["turns:t.example.org:5349"], "username": "u", "credential": "c"}]',
+         [{"urls": ["turns:t.example.org:5349"], "username": "u", "credential": "c"}]),
+    ],
+)
+def test_ice_url_parameter_overrides_the_config(
+    app: AppPage, ice: str, expected: list[dict[str, object]]
+) -> None:
+    config = app.page.evaluate(
+        "ice => window.LC_CONFIG.then(base => window.lcResolveConfig(base, "
+        "'?' + new URLSearchParams({ice})))", ice
+    )
+    assert config["iceServers"] == expected
+
+
+def test_url_parameters_reach_the_page_config(
+    open_app: Callable[..., AppPage], lc_server: Server
+) -> None:
+    app = open_app("?broker=https://peer.example.org/x&ice=stun:stun.example.org:3478",
+                   ready=False)
+    config = app.page.evaluate("window.LC_CONFIG")
+    assert config["peer"] == {"host": "peer.example.org", "port": 443, "path": "/x",
+                              "secure": True}
+    assert config["iceServers"] == [{"urls": "stun:stun.example.org:3478"}]
+
+
+@pytest.mark.parametrize(
+    ("search", "message"),
+    [
+        ("?broker=ftp://x.org", "?broker=ftp://x.org: expected"),
+        ("?broker=x.org:99999", "peer.port must be an integer"),
+        ("?ice=turn:turn.example.org:3478", "a TURN server needs a username"),
+        ("?ice=[oops", "not valid JSON"),
+        ("?ice=http://x.org", "expected turn:USER:CREDENTIAL@host"),
+    ],
+)
+def test_malformed_url_parameters_give_a_clear_error(
+    open_app: Callable[..., AppPage], search: str, message: str
+) -> None:
+    app = open_app(search, ready=False)
+    with pytest.raises(PlaywrightError, match="Lost Cities config: .*" + _escape(message)):
+        app.page.evaluate("window.LC_CONFIG")
+
+
+def _escape(text: str) -> str:
+    import re
+
+    return re.escape(text)
+
+
+PEER_EXCHANGE = """
+async ([role, hostId]) => {
+  const config = await window.LC_CONFIG;
+  const options = {...config.peer, config: {iceServers: config.iceServers}, debug: 1};
+  const timeout = (ms, what) => new Promise((_, reject) =>
+      setTimeout(() => reject(new Error("timed out: " + what)), ms));
+  const opened = (peer) => new Promise((resolve, reject) => {
+      peer.on("open", resolve); peer.on("error", reject); });
+  if (role === "host") {
+    const peer = new Peer(hostId, options);
+    await Promise.race([opened(peer), timeout(15000, "host registers")]);
+    window.lcTestHost = new Promise((resolve) => {
+      peer.on("connection", (conn) => {
+        conn.on("data", (data) => { conn.send({reply: "pong from host", got: data});
+                                    resolve(data); });
+      });
+    });
+    return hostId;
+  }
+  const peer = new Peer(options);
+  await Promise.race([opened(peer), timeout(15000, "guest registers")]);
+  const conn = peer.connect(hostId, {serialization: "json"});
+  const reply = new Promise((resolve) => conn.on("data", resolve));
+  await Promise.race([new Promise((resolve) => conn.on("open", resolve)),
+                      timeout(15000, "data channel opens")]);
+  conn.send({text: "ping from guest"});
+  return await Promise.race([reply, timeout(15000, "reply")]);
+}
+"""
+
+
+def test_two_pages_exchange_messages_through_the_local_broker(
+    open_app: Callable[..., AppPage],
+) -> None:
+    host, guest = open_app(ready=False), open_app(ready=False)
+    host_id = host.page.evaluate(PEER_EXCHANGE, ["host", "lc-foundation-test"])
+    reply = guest.page.evaluate(PEER_EXCHANGE, ["guest", host_id])
+    received = host.page.evaluate("window.lcTestHost")
+    assert received == {"text": "ping from guest"}
+    assert reply == {"reply": "pong from host", "got": {"text": "ping from guest"}}

@@ -1,0 +1,114 @@
+/* Browser config: which PeerJS broker and which ICE (STUN/TURN) servers the page uses.
+ *
+ * The one place that decides it. Order:
+ *   1. static/config.json (the public PeerJS broker in the repository; the dev server
+ *      scripts/serve.py answers this URL with its own loopback broker instead);
+ *   2. URL parameters override it:
+ *        ?broker=[scheme://]host[:port][/path]   scheme https/wss = secure, http/ws = not;
+ *                                                 no scheme: secure unless the host is loopback
+ *        ?ice=none | ice=JSON array of RTCIceServer |
+ *        ?ice=turn:USER:CREDENTIAL@host:3478,stun:host:3478   (comma-separated)
+ *
+ * window.LC_CONFIG is a Promise of {peer: {host, port, path, secure}, iceServers: [...]},
+ * rejected with a clear Error when config.json or a parameter is malformed.
+ * window.lcResolveConfig(base, search) is the pure resolver behind it.
+ * Use: new Peer(id, {...config.peer, config: {iceServers: config.iceServers}}).
+ */
+(function () {
+  "use strict";
+
+  var LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+  function fail(what, message) {
+    return new Error("Lost Cities config: " + what + ": " + message);
+  }
+
+  function checkPeer(peer, what) {
+    if (!peer || typeof peer !== "object") throw fail(what, "peer must be an object");
+    if (typeof peer.host !== "string" || !peer.host) throw fail(what, "peer.host must be a name");
+    if (!Number.isInteger(peer.port) || peer.port < 1 || peer.port > 65535) {
+      throw fail(what, "peer.port must be an integer 1-65535");
+    }
+    if (typeof peer.path !== "string" || peer.path.charAt(0) !== "/") {
+      throw fail(what, "peer.path must start with /");
+    }
+    if (typeof peer.secure !== "boolean") throw fail(what, "peer.secure must be true or false");
+    return {host: peer.host, port: peer.port, path: peer.path, secure: peer.secure};
+  }
+
+  function checkIceServers(servers, what) {
+    if (!Array.isArray(servers)) throw fail(what, "iceServers must be a list");
+    return servers.map(function (server) {
+      var urls = server && server.urls;
+      var list = Array.isArray(urls) ? urls : [urls];
+      if (!list.length || !list.every(function (u) { return /^(stuns?|turns?):\S+$/.test(u); })) {
+        throw fail(what, "each ICE server needs urls starting with stun:, stuns:, turn: or turns:");
+      }
+      var isTurn = list.some(function (u) { return /^turns?:/.test(u); });
+      if (isTurn && (typeof server.username !== "string" || typeof server.credential !== "string")) {
+        throw fail(what, "a TURN server needs a username and a credential");
+      }
+      var copy = {urls: urls};
+      if (server.username !== undefined) copy.username = server.username;
+      if (server.credential !== undefined) copy.credential = server.credential;
+      return copy;
+    });
+  }
+
+  function parseBroker(text) {
+    var what = "?broker=" + text;
+    var m = /^(?:(wss?|https?):\/\/)?([^/:?#@\s]+|\[[0-9a-fA-F:.]+\])(?::(\d+))?(\/[^?#\s]*)?$/
+      .exec(text);
+    if (!m) throw fail(what, "expected [https://]host[:port][/path], e.g. peer.example.org:443/myapp");
+    var host = m[2];
+    var secure = m[1] ? (m[1] === "https" || m[1] === "wss") : !LOOPBACK.test(host);
+    var port = m[3] === undefined ? (secure ? 443 : 80) : Number(m[3]);
+    return checkPeer({host: host, port: port, path: m[4] || "/", secure: secure}, what);
+  }
+
+  function parseIce(text) {
+    var what = "?ice=" + text;
+    if (text === "" || text === "none") return [];
+    if (text.charAt(0) === "[") {
+      var parsed;
+      try { parsed = JSON.parse(text); } catch (e) { throw fail(what, "not valid JSON"); }
+      return checkIceServers(parsed, what);
+    }
+    return checkIceServers(text.split(",").map(function (entry) {
+      var m = /^(stuns?|turns?):(?:([^:@]+):([^@]+)@)?(.+)$/.exec(entry.trim());
+      if (!m) throw fail(what, "expected turn:USER:CREDENTIAL@host:port or stun:host:port");
+      var server = {urls: m[1] + ":" + m[4]};
+      if (m[2] !== undefined) {
+        server.username = decodeURIComponent(m[2]);
+        server.credential = decodeURIComponent(m[3]);
+      }
+      return server;
+    }), what);
+  }
+
+  /** The config for base (parsed config.json) with the URL parameters in search applied. */
+  function resolveConfig(base, search) {
+    if (!base || typeof base !== "object") throw fail("config.json", "must be an object");
+    var config = {
+      peer: checkPeer(base.peer, "config.json"),
+      iceServers: checkIceServers(base.iceServers, "config.json"),
+    };
+    var params = new URLSearchParams(search || "");
+    if (params.has("broker")) config.peer = parseBroker(params.get("broker"));
+    if (params.has("ice")) config.iceServers = parseIce(params.get("ice"));
+    return config;
+  }
+
+  async function loadConfig() {
+    var url = new URL("static/config.json", document.baseURI);
+    var response = await fetch(url, {cache: "no-cache"});
+    if (!response.ok) throw fail(url.pathname, "HTTP " + response.status);
+    var base;
+    try { base = await response.json(); } catch (e) { throw fail(url.pathname, "not valid JSON"); }
+    return resolveConfig(base, location.search);
+  }
+
+  window.lcResolveConfig = resolveConfig;
+  window.LC_CONFIG = loadConfig();
+  window.LC_CONFIG.catch(function (error) { console.error(error.message); });
+})();
