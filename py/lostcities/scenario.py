@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from .cards import Card, card_text, colour_index, colours_for, full_deck, parse_card
+from .cards import (
+    Card, card_text, colour_index, colours_for, full_deck, is_handshake, parse_card,
+)
 from .jobs import JOBS
 from .objectives import OBJECTIVES
 from .options import Options
@@ -62,7 +64,8 @@ def position(
         out = []
         for text in texts:
             card = parse_card(text)
-            copy = next((card + k for k in range(3) if left[card + k]), None)
+            copies = range(3) if is_handshake(card) else range(1)
+            copy = next((card + k for k in copies if left[card + k]), None)
             if copy is None:
                 raise ValueError(f"{text} is used more times than the deck holds")
             left[copy] -= 1
