@@ -53,7 +53,9 @@ def main() -> int:
             reply = send("get-view", seat=seat)
             continue
         choices = [m for m in view["legal_moves"] if m["type"] != "undo"]
-        reply = send("move", seat=seat, move=rng.choice(choices))
+        deck = {"type": "draw", "source": "deck"}
+        move = deck if deck in choices and rng.random() < 0.8 else rng.choice(choices)
+        reply = send("move", seat=seat, move=move)
         moves += 1
     host.stdin.close()
     host.wait()

@@ -73,12 +73,13 @@ def test_a_whole_match_through_the_subprocess_with_hostile_lines_in_between() ->
     options = {"rounds": 2, "jobs": True, "skills": True, "objectives": True, "mixups": True}
     reply = cli.send("start", options=options, seed=77, names=["Ana", "Ben"], first_player=1)
     shadow = new_match(Options(**options), seed=77, first_player=1, names=("Ana", "Ben"))
-    hostile_sent = 0
+    hostile_sent = turns = 0
     while reply["type"] != "match-end":
         assert reply["type"] == "view", reply
         seen = reply["view"]
         assert seen == view(shadow, seen["player"])
-        if rng.random() < 0.05:
+        turns += 1
+        if turns % 5 == 0:
             raw, code = HOSTILE[hostile_sent % len(HOSTILE)]
             error = cli.line(raw)
             assert (error["type"], error["code"]) == ("error", code), error
@@ -96,7 +97,9 @@ def test_a_whole_match_through_the_subprocess_with_hostile_lines_in_between() ->
                 shadow = apply(shadow, move_from_json(seen["legal_moves"][0]))
                 reply = error
                 continue
-        move = rng.choice([m for m in seen["legal_moves"] if m["type"] != "undo"])
+        deck = {"type": "draw", "source": "deck"}
+        legal = [m for m in seen["legal_moves"] if m["type"] != "undo"]
+        move = deck if deck in legal and rng.random() < 0.75 else rng.choice(legal)
         reply = cli.send("move", seat=seat, move=move)
         shadow = apply(shadow, move_from_json(move))
     assert hostile_sent >= len(HOSTILE)
