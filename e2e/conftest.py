@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,10 +67,10 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _wait_http(url: str, proc: subprocess.Popen[str], timeout: float = 30) -> None:
+def _wait_http(url: str, proc: subprocess.Popen[str] | None = None, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if proc.poll() is not None:
+        if proc is not None and proc.poll() is not None:
             raise RuntimeError(f"dev server exited with code {proc.returncode}")
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
@@ -90,14 +91,15 @@ def _stop(proc: subprocess.Popen[str]) -> None:
             proc.wait()
 
 
-@pytest.fixture(scope="session")
-def lc_server() -> Iterator[Server]:
-    """Build static/vendor, then run scripts/serve.py and its broker on free loopback ports."""
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True)
-    port, broker_port = _free_port(), _free_port()
+@contextmanager
+def dev_server(*options: str) -> Iterator[str]:
+    """Run scripts/serve.py --quiet --port FREE *options; yield its URL once it answers.
+
+    Stops it (SIGTERM, wait, then SIGKILL of its process group, broker included) on exit.
+    """
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "scripts" / "serve.py"), "--quiet",
-         "--port", str(port), "--broker-port", str(broker_port)],
+         "--port", str(_free_port()), *options],
         stdout=subprocess.PIPE, text=True, start_new_session=True,
     )
     try:
@@ -106,13 +108,21 @@ def lc_server() -> Iterator[Server]:
         match = re.search(r"serving (http://127\.0\.0\.1:\d+/)", first)
         if not match:
             raise RuntimeError(f"dev server did not start: {first!r}")
-        server = Server(url=match.group(1), origin=match.group(1).rstrip("/"),
-                        broker_host="127.0.0.1", broker_port=broker_port, broker_path="/myapp")
-        _wait_http(server.url, proc)
-        _wait_http(f"http://127.0.0.1:{broker_port}/myapp", proc)
-        yield server
+        _wait_http(match.group(1), proc)
+        yield match.group(1)
     finally:
         _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def lc_server() -> Iterator[Server]:
+    """Build static/vendor, then run scripts/serve.py and its broker on free loopback ports."""
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True)
+    broker_port = _free_port()
+    with dev_server("--broker-port", str(broker_port)) as url:
+        _wait_http(f"http://127.0.0.1:{broker_port}/myapp")
+        yield Server(url=url, origin=url.rstrip("/"), broker_host="127.0.0.1",
+                     broker_port=broker_port, broker_path="/myapp")
 
 
 @pytest.fixture(scope="session")
@@ -159,6 +169,15 @@ def wait_ready(
         if time.monotonic() > deadline:
             raise AssertionError(f"html[data-ready=true] not set within {timeout_ms} ms")
         page.wait_for_timeout(100)
+
+
+def hold_python(page: Page) -> None:
+    """Never answer the Pyodide runtime download, so Python never starts in page.
+
+    For tests of what the page does without Python (loading state, config, PeerJS); pass it
+    as open_app(..., ready=False, setup=hold_python). It also saves the CPU of a boot.
+    """
+    page.route("**/pyodide.asm.wasm", lambda route: None)
 
 
 @pytest.fixture(name="wait_ready")

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
 
-from conftest import AppPage, Server
+from conftest import AppPage, Server, dev_server, hold_python, wait_ready
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,11 +31,31 @@ def test_python_runs_and_every_request_stays_on_the_host(
     assert app.page_errors == []
 
 
-def test_loading_state_is_painted_before_python(open_app: Callable[..., AppPage]) -> None:
-    def hold_python(page: Page) -> None:
-        # The Pyodide runtime is never answered, so Python cannot start.
-        page.route("**/pyodide.asm.wasm", lambda route: None)
+def test_deployable_site_runs_alone_on_the_public_broker_config(
+    browser: Browser, lc_server: Server, tmp_path: Path
+) -> None:
+    """The folder Netlify publishes (build.py --dist) is complete and self-contained."""
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py"), "--dist", str(site)],
+                   check=True)
+    assert not (site / "node_modules").exists() and not (site / "tests").exists()
+    with dev_server("--root", str(site), "--no-broker") as url:
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            requests: list[str] = []
+            page.on("request", lambda request: requests.append(request.url))
+            page.goto(url)
+            wait_ready(page)
+            config = page.evaluate("window.LC_CONFIG")
+        finally:
+            context.close()
+    assert config["peer"] == {"host": "0.peerjs.com", "port": 443, "path": "/", "secure": True}
+    fetched = [u for u in requests if not u.startswith(("data:", "blob:"))]
+    assert [u for u in fetched if not u.startswith(url)] == []
 
+
+def test_loading_state_is_painted_before_python(open_app: Callable[..., AppPage]) -> None:
     app = open_app(ready=False, setup=hold_python)
     page = app.page
     assert page.locator("#app h1").inner_text() == "Lost Cities"
@@ -41,8 +64,14 @@ def test_loading_state_is_painted_before_python(open_app: Callable[..., AppPage]
     assert page.evaluate("document.documentElement.dataset.ready") is None
 
 
-def test_dev_server_points_the_page_at_the_local_broker(app: AppPage, lc_server: Server) -> None:
-    config = app.page.evaluate("window.LC_CONFIG")
+@pytest.fixture
+def shell(open_app: Callable[..., AppPage]) -> AppPage:
+    """The page without Python: enough for the config and PeerJS, and cheaper."""
+    return open_app(ready=False, setup=hold_python)
+
+
+def test_dev_server_points_the_page_at_the_local_broker(shell: AppPage, lc_server: Server) -> None:
+    config = shell.page.evaluate("window.LC_CONFIG")
     assert config == {
         "peer": {"host": "127.0.0.1", "port": lc_server.broker_port, "path": "/myapp",
                  "secure": False},
@@ -50,9 +79,9 @@ def test_dev_server_points_the_page_at_the_local_broker(app: AppPage, lc_server:
     }
 
 
-def test_committed_config_is_the_public_broker(app: AppPage) -> None:
+def test_committed_config_is_the_public_broker(shell: AppPage) -> None:
     committed = json.loads((ROOT / "static" / "config.json").read_text())
-    config = app.page.evaluate("base => window.lcResolveConfig(base, '')", committed)
+    config = shell.page.evaluate("base => window.lcResolveConfig(base, '')", committed)
     assert config["peer"] == {"host": "0.peerjs.com", "port": 443, "path": "/", "secure": True}
     assert config["iceServers"] == committed["iceServers"]
 
@@ -71,9 +100,9 @@ def test_committed_config_is_the_public_broker(app: AppPage) -> None:
     ],
 )
 def test_broker_url_parameter_overrides_the_config(
-    app: AppPage, search: str, expected: dict[str, object]
+    shell: AppPage, search: str, expected: dict[str, object]
 ) -> None:
-    config = app.page.evaluate(
+    config = shell.page.evaluate(
         "search => window.LC_CONFIG.then(base => window.lcResolveConfig(base, search))", search
     )
     assert config["peer"] == expected
@@ -93,9 +122,9 @@ def test_broker_url_parameter_overrides_the_config(
     ],
 )
 def test_ice_url_parameter_overrides_the_config(
-    app: AppPage, ice: str, expected: list[dict[str, object]]
+    shell: AppPage, ice: str, expected: list[dict[str, object]]
 ) -> None:
-    config = app.page.evaluate(
+    config = shell.page.evaluate(
         "ice => window.LC_CONFIG.then(base => window.lcResolveConfig(base, "
         "'?' + new URLSearchParams({ice})))", ice
     )
@@ -106,7 +135,7 @@ def test_url_parameters_reach_the_page_config(
     open_app: Callable[..., AppPage], lc_server: Server
 ) -> None:
     app = open_app("?broker=https://peer.example.org/x&ice=stun:stun.example.org:3478",
-                   ready=False)
+                   ready=False, setup=hold_python)
     config = app.page.evaluate("window.LC_CONFIG")
     assert config["peer"] == {"host": "peer.example.org", "port": 443, "path": "/x",
                               "secure": True}
@@ -126,15 +155,9 @@ def test_url_parameters_reach_the_page_config(
 def test_malformed_url_parameters_give_a_clear_error(
     open_app: Callable[..., AppPage], search: str, message: str
 ) -> None:
-    app = open_app(search, ready=False)
-    with pytest.raises(PlaywrightError, match="Lost Cities config: .*" + _escape(message)):
+    app = open_app(search, ready=False, setup=hold_python)
+    with pytest.raises(PlaywrightError, match="Lost Cities config: .*" + re.escape(message)):
         app.page.evaluate("window.LC_CONFIG")
-
-
-def _escape(text: str) -> str:
-    import re
-
-    return re.escape(text)
 
 
 PEER_EXCHANGE = """
@@ -171,7 +194,8 @@ async ([role, hostId]) => {
 def test_two_pages_exchange_messages_through_the_local_broker(
     open_app: Callable[..., AppPage],
 ) -> None:
-    host, guest = open_app(ready=False), open_app(ready=False)
+    host = open_app(ready=False, setup=hold_python)
+    guest = open_app(ready=False, setup=hold_python)
     host_id = host.page.evaluate(PEER_EXCHANGE, ["host", "lc-foundation-test"])
     reply = guest.page.evaluate(PEER_EXCHANGE, ["guest", host_id])
     received = host.page.evaluate("window.lcTestHost")

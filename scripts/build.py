@@ -10,7 +10,11 @@ Layout written (static/vendor/ is git-ignored; delete it to rebuild from scratch
     static/vendor/app.zip     the Python packages under py/ (lostcities, webui, ...), unpacked
                               by PyScript into the working directory (static/pyscript.json)
 
-Run `npm ci` first. Usage: python3 scripts/build.py [--root DIR]
+With --dist DIR it then assembles the deployable site in DIR (what Netlify publishes): the
+top-level web files (index.html, sw.js, *.webmanifest, icons: see DIST_SUFFIXES), static/ with
+its vendor/, and py/ (index.html runs py/webui/main.py). Nothing else: no node_modules, tests.
+
+Run `npm ci` first. Usage: python3 scripts/build.py [--root DIR] [--dist DIR]
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 PEERJS_FILES = ("peerjs.min.js",)
+DIST_SUFFIXES = (".html", ".js", ".mjs", ".webmanifest", ".ico", ".png", ".svg")
+DIST_FOLDERS = ("static", "py")
 # Fixed timestamp so that app.zip is byte-identical for identical sources.
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 
@@ -102,13 +108,34 @@ def build(root: Path) -> None:
     print(f"built {vendor}: {size / 1e6:.1f} MB, app.zip holds {len(sources)} files")
 
 
+def assemble(root: Path, dist: Path) -> None:
+    """Copy the deployable site (built static/vendor included) from root into dist."""
+    target, source = dist.resolve(), root.resolve()
+    inside = source in target.parents and target.relative_to(source).parts[0] in DIST_FOLDERS
+    if target == source or target in source.parents or inside:
+        raise BuildError(f"refusing to assemble into {dist}: it would overwrite the sources")
+    if dist.exists():
+        shutil.rmtree(dist)
+    dist.mkdir(parents=True)
+    for path in sorted(root.iterdir()):
+        if path.is_file() and path.suffix in DIST_SUFFIXES:
+            shutil.copyfile(path, dist / path.name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for folder in DIST_FOLDERS:
+        shutil.copytree(root / folder, dist / folder, ignore=ignore)
+    print(f"assembled the site in {dist}")
+
+
 def main() -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
+    parser.add_argument("--dist", type=Path, help="also assemble the deployable site here")
     args = parser.parse_args()
     try:
         build(args.root)
+        if args.dist is not None:
+            assemble(args.root, args.dist)
     except BuildError as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1

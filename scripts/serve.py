@@ -1,10 +1,11 @@
 """Dev server: serves the app and runs a local PeerJS broker on loopback.
 
     python3 scripts/serve.py [--host 127.0.0.1] [--port 8000] [--broker-port 9000]
-                             [--isolate] [--no-broker] [--quiet]
+                             [--root DIR] [--isolate] [--no-broker] [--quiet]
 
-- Serves the repository root (index.html) with correct MIME types (.wasm application/wasm,
-  .mjs text/javascript, .webmanifest application/manifest+json) and Cache-Control: no-cache.
+- Serves the repository root (or --root DIR, e.g. the site from build.py --dist) with correct
+  MIME types (.wasm application/wasm, .mjs text/javascript, .webmanifest
+  application/manifest+json) and Cache-Control: no-cache.
 - --isolate adds Cross-Origin-Opener-Policy / Cross-Origin-Embedder-Policy (only PyScript
   workers need them).
 - Starts node_modules/.bin/peerjs on --host, --broker-port and path /myapp, and answers
@@ -162,6 +163,7 @@ def main() -> int:
                         help="PeerJS broker port (0: any free port)")
     parser.add_argument("--no-broker", action="store_true",
                         help="run no broker; serve the committed config (public broker)")
+    parser.add_argument("--root", type=Path, default=ROOT, help="folder to serve (default: repo)")
     parser.add_argument("--isolate", action="store_true", help="send COOP/COEP headers")
     parser.add_argument("--quiet", action="store_true", help="no request or broker logs")
     args = parser.parse_args()
@@ -174,7 +176,7 @@ def main() -> int:
         config = json.dumps(local_config(args.host, broker_port)).encode()
     signal.signal(signal.SIGTERM, stop_on_sigterm)
     try:
-        handler = functools.partial(Handler, directory=str(ROOT), isolate=args.isolate,
+        handler = functools.partial(Handler, directory=str(args.root), isolate=args.isolate,
                                     config=config, quiet=args.quiet)
         with ThreadingHTTPServer((args.host, args.port), handler) as httpd:
             host, port = httpd.server_address[:2]
