@@ -247,7 +247,12 @@ def _build(data: dict[str, Any], options: Options) -> State:
         for x in _list(data["objectives"], "objectives", 2))
     skills = tuple(_opt_str(s, "a used skill", SKILLS) or ""
                    for s in _list(data["skills_used"], "skills_used"))
-    undo = None if data["undo"] is None else state_from_json(data["undo"])
+    undo = None
+    if data["undo"] is not None:
+        try:
+            undo = state_from_json(data["undo"])
+        except CorruptSave as exc:
+            raise _fail(f"its undo snapshot: {str(exc).split(': ', 1)[1]}") from None
     return State(
         options=options,
         seed=_int(data["seed"], "seed"),
@@ -315,8 +320,12 @@ def _check_consistency(s: State) -> None:
                 raise _fail(f"player {p} holds {len(s.hands[p])} cards, not {want}")
     if s.phase != "draw" and (s.undo is not None or s.discarded_onto is not None):
         raise _fail("an undo or a locked pile outside the draw phase")
-    if s.undo is not None and (s.undo.phase != "play" or s.undo.undo is not None):
-        raise _fail("the undo snapshot is malformed")
+    u = s.undo
+    if u is not None and (
+        u.phase != "play" or u.undo is not None or u.to_act != s.to_act or u.deck != s.deck
+        or u.round != s.round or u.options != s.options or u.seed != s.seed
+    ):
+        raise _fail("the undo snapshot does not fit the game")
     if s.phase != "play" and s.airlift_active:
         raise _fail("airlift is active outside the play phase")
     if not o.skills and (any(s.charges) or s.skills_used or s.airlift_active or s.sabotage):
