@@ -1,6 +1,6 @@
 """Fill static/vendor/ from node_modules/ and py/ (the only build step).
 
-Layout written (static/vendor/ is git-ignored; delete it to rebuild from scratch):
+Layout written (static/vendor/ is git-ignored; files are updated in place):
 
     static/vendor/pyodide/    pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
                               python_stdlib.zip, pyodide-lock.json   (npm: pyodide)
@@ -20,6 +20,8 @@ Run `npm ci` first. Usage: python3 scripts/build.py [--root DIR] [--dist DIR]
 from __future__ import annotations
 
 import argparse
+import filecmp
+import os
 import shutil
 import sys
 import zipfile
@@ -43,30 +45,46 @@ class BuildError(RuntimeError):
     """A missing input (usually: `npm ci` has not run)."""
 
 
-def copy_files(src_dir: Path, names: tuple[str, ...], dest_dir: Path) -> list[Path]:
-    """Copy the named files from src_dir into dest_dir; fail clearly if one is missing."""
+def install_file(src: Path, dest: Path) -> None:
+    """Copy src to dest atomically, leaving an identical dest untouched.
+
+    A server (or another build) reading static/vendor meanwhile never sees a missing or
+    half-written file: e2e sessions of several developers may share one checkout.
+    """
+    if dest.is_file() and filecmp.cmp(src, dest, shallow=False):
+        return
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dest)
+
+
+def sync_folder(sources: dict[str, Path], dest_dir: Path) -> None:
+    """Make dest_dir hold exactly the files sources names (name -> source file)."""
     dest_dir.mkdir(parents=True, exist_ok=True)
-    copied = []
+    for name, src in sources.items():
+        install_file(src, dest_dir / name)
+    for path in dest_dir.iterdir():
+        if path.is_file() and path.name not in sources and not path.name.startswith("."):
+            path.unlink(missing_ok=True)
+
+
+def npm_files(src_dir: Path, names: tuple[str, ...]) -> dict[str, Path]:
+    """The named files of src_dir; fail clearly if one is missing."""
     for name in names:
-        src = src_dir / name
-        if not src.is_file():
-            raise BuildError(f"missing {src}: run `npm ci` first")
-        shutil.copyfile(src, dest_dir / name)
-        copied.append(dest_dir / name)
-    return copied
+        if not (src_dir / name).is_file():
+            raise BuildError(f"missing {src_dir / name}: run `npm ci` first")
+    return {name: src_dir / name for name in names}
 
 
-def copy_pyscript(dist: Path, dest_dir: Path) -> list[Path]:
-    """Copy PyScript's dist (core.js, core.css and every chunk they import), without maps."""
+def pyscript_files(dist: Path) -> dict[str, Path]:
+    """PyScript's dist: core.js, core.css and every chunk they import, without source maps."""
     if not (dist / "core.js").is_file():
         raise BuildError(f"missing {dist / 'core.js'}: run `npm ci` first")
-    dest_dir.mkdir(parents=True, exist_ok=True)
-    copied = []
-    for src in sorted(dist.iterdir()):
-        if src.is_file() and src.suffix in (".js", ".css"):
-            shutil.copyfile(src, dest_dir / src.name)
-            copied.append(dest_dir / src.name)
-    return copied
+    return {
+        src.name: src
+        for src in sorted(dist.iterdir())
+        if src.is_file() and src.suffix in (".js", ".css")
+    }
 
 
 def python_sources(py_dir: Path) -> list[Path]:
@@ -83,26 +101,30 @@ def zip_packages(py_dir: Path, dest: Path) -> list[Path]:
     """Write the packages under py_dir into the zip dest, paths relative to py_dir."""
     files = python_sources(py_dir)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_suffix(".zip.tmp")
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
     with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for path in files:
             info = zipfile.ZipInfo(path.relative_to(py_dir).as_posix(), date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, path.read_bytes())
-    tmp.replace(dest)
+    if dest.is_file() and filecmp.cmp(tmp, dest, shallow=False):
+        tmp.unlink()
+    else:
+        os.replace(tmp, dest)
     return files
 
 
 def build(root: Path) -> None:
-    """Rebuild root/static/vendor from root/node_modules and root/py."""
+    """Bring root/static/vendor up to date from root/node_modules and root/py.
+
+    Only changed files are rewritten, each atomically, so a running server keeps working.
+    """
     modules = root / "node_modules"
     vendor = root / "static" / "vendor"
-    if vendor.exists():
-        shutil.rmtree(vendor)
-    copy_files(modules / "pyodide", PYODIDE_FILES, vendor / "pyodide")
-    copy_pyscript(modules / "@pyscript" / "core" / "dist", vendor / "pyscript")
-    copy_files(modules / "peerjs" / "dist", PEERJS_FILES, vendor / "peerjs")
+    sync_folder(npm_files(modules / "pyodide", PYODIDE_FILES), vendor / "pyodide")
+    sync_folder(pyscript_files(modules / "@pyscript" / "core" / "dist"), vendor / "pyscript")
+    sync_folder(npm_files(modules / "peerjs" / "dist", PEERJS_FILES), vendor / "peerjs")
     sources = zip_packages(root / "py", vendor / "app.zip")
     size = sum(p.stat().st_size for p in vendor.rglob("*") if p.is_file())
     print(f"built {vendor}: {size / 1e6:.1f} MB, app.zip holds {len(sources)} files")
