@@ -10,7 +10,9 @@ import pytest
 
 from lostcities import CorruptSave, Options, apply, move_from_json, new_match, view
 from lostcities.host import CONTROLLER, MatchHost
-from lostcities.protocol import APP_VERSION, PROTOCOL_VERSION
+from lostcities.protocol import (
+    APP_VERSION, ERROR_CODES, PROTOCOL_VERSION, encode, parse_host_message,
+)
 
 ALL_ON = {"rounds": 2, "sixth_colour": True, "jobs": True, "skills": True, "objectives": True,
           "mixups": True}
@@ -22,6 +24,7 @@ class Peer:
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self.seq = 0
+        self.host_seq = 0
         self.inbox: list[dict[str, Any]] = []
 
     def raw(self, kind: str, **fields: Any) -> str:
@@ -43,8 +46,14 @@ class Table:
 
     def deliver(self, out: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
         for recipient, message in out:
-            json.dumps(message, allow_nan=False)  # every message can go on the wire
-            self.peers[recipient].inbox.append(message)
+            peer = self.peers[recipient]
+            # what goes on the wire passes the checks a client makes
+            checked = parse_host_message(encode(message), peer.host_seq)
+            assert checked.type == message["type"]
+            if checked.type == "error":
+                assert message["code"] in ERROR_CODES
+            peer.host_seq = checked.seq
+            peer.inbox.append(message)
         return out
 
     def send(self, seat: int, kind: str, **fields: Any) -> list[tuple[int, dict[str, Any]]]:

@@ -15,7 +15,10 @@ from hypothesis import strategies as st
 
 from lostcities import Options, apply, legal_moves, move_to_json, new_match, view
 from lostcities.host import CONTROLLER, MatchHost
-from lostcities.protocol import APP_VERSION, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, encode
+from lostcities.protocol import (
+    APP_VERSION, MAX_HOST_MESSAGE_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError,
+    encode, parse_host_message,
+)
 
 
 def msg(seq: int, kind: str, **fields: Any) -> str:
@@ -368,3 +371,53 @@ def test_an_accepted_move_answers_the_mover_and_tells_the_other_seat() -> None:
     assert out[0][1]["ref_seq"] == ana.seq and "ref_seq" not in out[1][1]
     assert out[0][1]["view"] == view(after, 0)
     assert out[1][1]["view"] == view(after, 1)
+
+
+# ---- a client checks what the host sends ----------------------------------------------------
+
+H = '{"v": 1, "seq": 4, '
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("<html>", "bad-json"),
+        ("[]", "not-object"),
+        ('{"v": 2, "seq": 4, "type": "view", "view": {}}', "version-mismatch"),
+        ('{"v": 1, "seq": 3, "type": "view", "view": {}}', "replayed"),
+        ('{"v": 1, "seq": "4", "type": "view", "view": {}}', "bad-message"),
+        (H + '"type": "hello", "name": "x"}', "unknown-type"),
+        (H + '"type": "view"}', "bad-message"),
+        (H + '"type": "view", "view": []}', "bad-message"),
+        (H + '"type": "view", "view": {}, "state": {}}', "bad-message"),
+        (H + '"type": "view", "view": {}, "ref_seq": 0}', "bad-message"),
+        (H + '"type": "match-end", "view": {}, "winner": 2, "totals": [1, 2]}', "bad-message"),
+        (H + '"type": "match-end", "view": {}, "winner": 0, "totals": [1]}', "bad-message"),
+        (H + '"type": "legal-moves", "seat": 0, "moves": ["play"]}', "bad-message"),
+        (H + '"type": "welcome", "protocol": 1, "app": "0.1.0", "seat": 3, "match": true}',
+         "bad-message"),
+        (H + '"type": "welcome", "protocol": 1, "app": "0.1.0", "seat": 1, "match": 1}',
+         "bad-message"),
+        (H + '"type": "error", "code": "x", "message": "y"}', "bad-message"),
+        (H + '"type": "error", "ref_seq": null, "code": 5, "message": "y"}', "bad-message"),
+        (H + '"type": "pong", "t": "soon"}', "bad-message"),
+        (H + '"type": "view", "view": {"log": "' + "x" * MAX_HOST_MESSAGE_BYTES + '"}}',
+         "too-large"),
+        (H + '"type": "view", "view": ' + "[" * 20 + "]" * 20 + "}", "bad-json"),
+    ],
+)
+def test_a_client_refuses_a_bad_host_message(raw: str, code: str) -> None:
+    with pytest.raises(ProtocolError) as refusal:
+        parse_host_message(raw, 3)
+    assert refusal.value.code == code
+
+
+def test_a_client_accepts_what_a_host_sends() -> None:
+    host, ana, ben = started_host()
+    last = 0
+    for kind, fields in [("get-view", {}), ("ping", {"t": 1}), ("get-legal-moves", {}),
+                         ("move", {"move": {"type": "fly"}})]:
+        [(_, message)] = ana.send(kind, **fields)
+        checked = parse_host_message(encode(message), last)
+        assert checked.type == message["type"] and checked.seq > last
+        last = checked.seq

@@ -13,7 +13,7 @@ from typing import Any
 
 from lostcities import Options, apply, move_from_json, new_match, view
 from lostcities.cli_protocol import read_line, serve
-from lostcities.protocol import MAX_MESSAGE_BYTES
+from lostcities.protocol import MAX_MESSAGE_BYTES, parse_host_message
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
@@ -34,7 +34,10 @@ class Cli:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(raw + b"\n")
         self.proc.stdin.flush()
-        reply: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        line = self.proc.stdout.readline()
+        last = self.replies[-1]["seq"] if self.replies else 0
+        assert parse_host_message(line, last).type in ("welcome", "view", "match-end", "error")
+        reply: dict[str, Any] = json.loads(line)
         self.replies.append(reply)
         return reply
 

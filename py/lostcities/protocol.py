@@ -30,6 +30,12 @@ MAX_MESSAGE_BYTES: Final = 4096
 MAX_DEPTH: Final = 8
 """Deepest accepted nesting of JSON arrays and objects in a client message."""
 
+MAX_HOST_MESSAGE_BYTES: Final = 1 << 20
+"""Largest host message a client accepts (a view with a long log is some 20 KB)."""
+
+MAX_HOST_DEPTH: Final = 16
+"""Deepest nesting a client accepts in a host message (a view nests about 6 levels)."""
+
 MAX_NAME_CHARS: Final = 40
 """Longest player name (and app version text) accepted in a message."""
 
@@ -57,8 +63,6 @@ ERROR_CODES: Final = (
     NO_HELLO, FORBIDDEN, NO_MATCH, BAD_MOVE, NOT_YOUR_TURN, ILLEGAL_MOVE, INTERNAL,
 )
 
-HOST_TYPES: Final = ("welcome", "view", "match-end", "legal-moves", "pong", "error")
-"""Types of the messages a host sends."""
 
 
 class ProtocolError(ValueError):
@@ -76,7 +80,7 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class Request:
-    """A client message that passed every check of `parse_request`."""
+    """A message that passed every check of `parse_request` (or `parse_host_message`)."""
 
     seq: int
     type: str
@@ -141,6 +145,38 @@ def _number(value: Any) -> str | None:
     return None
 
 
+def _text(value: Any) -> str | None:
+    return None if isinstance(value, str) else "must be a string"
+
+
+def _flag(value: Any) -> str | None:
+    return None if isinstance(value, bool) else "must be true or false"
+
+
+def _positive(value: Any) -> str | None:
+    return None if _is_int(value) and value >= 1 else "must be a positive integer"
+
+
+def _positive_or_null(value: Any) -> str | None:
+    return None if value is None else _positive(value)
+
+
+def _winner(value: Any) -> str | None:
+    return None if value == "draw" or _seat(value) is None else 'must be 0, 1 or "draw"'
+
+
+def _totals(value: Any) -> str | None:
+    if isinstance(value, list) and len(value) == 2 and all(_is_int(x) for x in value):
+        return None
+    return "must be a list of two integers"
+
+
+def _objects(value: Any) -> str | None:
+    if isinstance(value, list) and all(isinstance(x, dict) for x in value):
+        return None
+    return "must be a list of objects"
+
+
 # type -> field -> (check, required)
 CLIENT_TYPES: Final[Mapping[str, Mapping[str, tuple[Check, bool]]]] = {
     "hello": {"name": (_name, True), "app": (_name, False), "seat": (_seat, False)},
@@ -156,6 +192,20 @@ CLIENT_TYPES: Final[Mapping[str, Mapping[str, tuple[Check, bool]]]] = {
     "ping": {"t": (_number, False)},
 }
 """Client message types and their fields: field -> (check, required)."""
+
+_REPLY: Final = {"ref_seq": (_positive, False)}
+HOST_TYPES: Final[Mapping[str, Mapping[str, tuple[Check, bool]]]] = {
+    "welcome": {**_REPLY, "protocol": (_positive, True), "app": (_name, True),
+                "seat": (_seat_or_null, True), "match": (_flag, True)},
+    "view": {**_REPLY, "view": (_object, True)},
+    "match-end": {**_REPLY, "view": (_object, True), "winner": (_winner, True),
+                  "totals": (_totals, True)},
+    "legal-moves": {**_REPLY, "seat": (_seat, True), "moves": (_objects, True)},
+    "pong": {**_REPLY, "t": (_number, False)},
+    "error": {"ref_seq": (_positive_or_null, True), "code": (_text, True),
+              "message": (_text, True)},
+}
+"""Host message types and their fields, for clients checking what a host sends."""
 
 
 # ---- parsing ---------------------------------------------------------------------------------
@@ -200,16 +250,18 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def decode_json(raw: str | bytes) -> Any:
+def decode_json(
+    raw: str | bytes, max_bytes: int = MAX_MESSAGE_BYTES, max_depth: int = MAX_DEPTH
+) -> Any:
     """Size-check and parse one message's raw text; raise ProtocolError if it is not JSON.
 
-    Refuses text over MAX_MESSAGE_BYTES (before parsing), invalid UTF-8, nesting deeper than
-    MAX_DEPTH, NaN/Infinity and duplicate keys.
+    Refuses text over `max_bytes` of UTF-8 (before parsing), invalid UTF-8, nesting deeper
+    than `max_depth`, NaN/Infinity and duplicate keys.
     """
-    if len(raw) > MAX_MESSAGE_BYTES or (
-        isinstance(raw, str) and len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES
+    if len(raw) > max_bytes or (
+        isinstance(raw, str) and len(raw.encode("utf-8", "surrogatepass")) > max_bytes
     ):
-        raise ProtocolError(TOO_LARGE, f"message larger than {MAX_MESSAGE_BYTES} bytes")
+        raise ProtocolError(TOO_LARGE, f"message larger than {max_bytes} bytes")
     if isinstance(raw, bytes):
         try:
             text = raw.decode("utf-8")
@@ -217,8 +269,8 @@ def decode_json(raw: str | bytes) -> Any:
             raise ProtocolError(BAD_JSON, "message is not UTF-8 text") from None
     else:
         text = raw
-    if _nesting_depth(text) > MAX_DEPTH:
-        raise ProtocolError(BAD_JSON, f"JSON nested deeper than {MAX_DEPTH} levels")
+    if _nesting_depth(text) > max_depth:
+        raise ProtocolError(BAD_JSON, f"JSON nested deeper than {max_depth} levels")
     try:
         return json.loads(
             text, object_pairs_hook=_no_duplicates, parse_constant=_refuse_constant
@@ -227,14 +279,10 @@ def decode_json(raw: str | bytes) -> Any:
         raise ProtocolError(BAD_JSON, f"not valid JSON: {exc}") from None
 
 
-def parse_request(raw: str | bytes, last_seq: int) -> Request:
-    """Validate one client message and return it; raise ProtocolError on the first problem.
-
-    `last_seq` is the highest ``seq`` already accepted from this sender (0 for none): the new
-    message's ``seq`` must be higher. Checks, in order: size, JSON, object, ``v``, ``seq``,
-    ``type``, then each field (unknown fields refused, required ones present, right types).
-    """
-    data = decode_json(raw)
+def _parse(
+    data: Any, last_seq: int, types: Mapping[str, Mapping[str, tuple[Check, bool]]]
+) -> Request:
+    """Check a decoded message against the envelope rules and `types`."""
     if not isinstance(data, dict):
         raise ProtocolError(NOT_OBJECT, "a message must be a JSON object")
     version = data.get("v")
@@ -243,7 +291,7 @@ def parse_request(raw: str | bytes, last_seq: int) -> Request:
     if version != PROTOCOL_VERSION:
         raise ProtocolError(
             VERSION_MISMATCH,
-            f"protocol version {version} is not supported (this host speaks {PROTOCOL_VERSION});"
+            f"protocol version {version} is not this app's ({PROTOCOL_VERSION}):"
             " reload the page to update",
         )
     seq = data.get("seq")
@@ -256,9 +304,9 @@ def parse_request(raw: str | bytes, last_seq: int) -> Request:
     kind = data.get("type")
     if not isinstance(kind, str):
         raise ProtocolError(BAD_MESSAGE, 'field "type" must be a string', seq)
-    spec = CLIENT_TYPES.get(kind)
+    spec = types.get(kind)
     if spec is None:
-        known = ", ".join(CLIENT_TYPES)
+        known = ", ".join(types)
         raise ProtocolError(
             UNKNOWN_TYPE, f"unknown message type {kind[:40]!r} (known: {known})", seq)
     fields = {k: v for k, v in data.items() if k not in ("v", "seq", "type")}
@@ -274,6 +322,26 @@ def parse_request(raw: str | bytes, last_seq: int) -> Request:
         if problem is not None:
             raise ProtocolError(BAD_MESSAGE, f'field "{key}" {problem}', seq)
     return Request(seq=seq, type=kind, fields=fields)
+
+
+def parse_request(raw: str | bytes, last_seq: int) -> Request:
+    """Validate one client message and return it; raise ProtocolError on the first problem.
+
+    `last_seq` is the highest ``seq`` already accepted from this sender (0 for none): the new
+    message's ``seq`` must be higher. Checks, in order: size, JSON, object, ``v``, ``seq``,
+    ``type``, then each field (unknown fields refused, required ones present, right types).
+    """
+    return _parse(decode_json(raw), last_seq, CLIENT_TYPES)
+
+
+def parse_host_message(raw: str | bytes, last_seq: int) -> Request:
+    """For a client: validate one message from the host, as `parse_request` does for the host.
+
+    Limits are MAX_HOST_MESSAGE_BYTES and MAX_HOST_DEPTH; `last_seq` is the highest ``seq``
+    accepted from the host on this connection (0 after (re)connecting). The view inside is
+    only checked to be an object: render it defensively.
+    """
+    return _parse(decode_json(raw, MAX_HOST_MESSAGE_BYTES, MAX_HOST_DEPTH), last_seq, HOST_TYPES)
 
 
 def envelope(seq: int, kind: str, ref_seq: int | None = None, **fields: Any) -> dict[str, Any]:
