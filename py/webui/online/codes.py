@@ -1,0 +1,71 @@
+"""Room codes, the broker peer id behind them, and join links.
+
+A code is 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L), so it can be read
+aloud or typed from a phone. The host registers the PeerJS id `peer_id(code)` on the broker.
+"""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""Digits 2-9 and capital letters without I, L and O (31 symbols: 31**6 ~ 887 million codes)."""
+
+CODE_LENGTH = 6
+PEER_PREFIX = "lostcities-"
+ROOM_PARAM = "room"
+"""The URL parameter of a join link: ``?room=CODE``."""
+
+KEPT_PARAMS = ("broker", "ice", "lang")
+"""URL parameters a join link keeps from the host's page, so both pages use the same broker."""
+
+
+def new_code() -> str:
+    """A fresh random room code."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(text: object) -> str:
+    """The code a player typed, cleaned (case, spaces and dashes ignored).
+
+    Raises ValueError with a player-readable message when it cannot be a room code.
+    """
+    if not isinstance(text, str):
+        raise ValueError("a room code is text")
+    code = "".join(ch for ch in text.upper() if ch not in " -\t")
+    if len(code) != CODE_LENGTH:
+        raise ValueError(f"a room code has {CODE_LENGTH} characters")
+    bad = sorted({ch for ch in code if ch not in ALPHABET})
+    if bad:
+        raise ValueError(
+            "a room code uses the digits 2-9 and letters other than I, L and O"
+            f" (not {' '.join(bad)[:20]})"
+        )
+    return code
+
+
+def peer_id(code: str) -> str:
+    """The PeerJS id the host of room `code` registers on the broker."""
+    return PEER_PREFIX + normalize_code(code)
+
+
+def join_link(page_url: str, code: str) -> str:
+    """The link that opens the join screen with `code` filled in.
+
+    Keeps the page's origin and path, and its broker/ICE/language parameters (so that a host
+    on a custom broker sends its guest to the same broker); drops everything else.
+    """
+    parts = urlsplit(page_url)
+    kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+            if k in KEPT_PARAMS]
+    query = urlencode([*kept, (ROOM_PARAM, normalize_code(code))])
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
+
+
+def code_from_query(search: str) -> str | None:
+    """The room code of a join link's query string (``?room=...``), or None if absent."""
+    for key, value in parse_qsl(search.lstrip("?"), keep_blank_values=True):
+        if key == ROOM_PARAM:
+            return value[:40]
+    return None

@@ -1,0 +1,209 @@
+"""The guest's side of an online match: sends moves, shows the views the host sends.
+
+`OnlineGuest` is browser-free. It numbers its messages (a fresh connection starts again from
+seq 1, as MatchHost expects), checks every host message (JSON object, protocol version, rising
+seq, known type) before using it, and keeps what it needs to rejoin: room code, seat, token.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Final
+
+from lostcities.errors import CorruptSave
+from lostcities.protocol import (
+    APP_VERSION, FORBIDDEN, HOST_TYPES, PROTOCOL_VERSION, VERSION_MISMATCH, encode, envelope,
+)
+
+from webui.online.codes import normalize_code
+from webui.online.hostside import GUEST_SEAT, TOKEN_RE
+from webui.online.liveness import Liveness, State
+
+SAVE_FORMAT: Final = "lostcities-online-guest"
+SAVE_VERSION: Final = 1
+MAX_HOST_MESSAGE_CHARS: Final = 256 * 1024
+"""Largest host message read (views grow with the log, but stay far below this)."""
+
+RELOAD_TEXT: Final = "The host runs another version of the game: reload the page to update."
+
+View = dict[str, Any]
+
+
+class OnlineGuest:
+    """The guest's match: seat 1, as the host tells it. Implements the UI's `Seat`."""
+
+    def __init__(self, code: str, token: str, name: str, now: float) -> None:
+        self.code = normalize_code(code)
+        if not TOKEN_RE.fullmatch(token):
+            raise ValueError("bad guest token")
+        self.token = token
+        self.name = name
+        self.seat = GUEST_SEAT
+        self.local_players: frozenset[int] = frozenset({GUEST_SEAT})
+        self.live = Liveness(now)
+        self.error: str | None = None
+        """The host's last refusal (or a problem with its messages), shown to the player."""
+        self.reload_needed: str | None = None
+        """Set when the host runs another version: this page must reload."""
+        self.refused: str | None = None
+        """Set when the host refused this connection (e.g. the room has another guest)."""
+        self.joined = False
+        """Whether the host has ever welcomed this guest (a room was found)."""
+        self._view: View | None = None
+        self._seq = 0
+        self._last_in = 0
+        self._pending: int | None = None
+        self._send: Callable[[str], None] | None = None
+        self._on_change: Callable[[], None] | None = None
+
+    # ---- the Seat interface ----------------------------------------------------------------
+
+    @property
+    def has_match(self) -> bool:
+        """Whether a view has arrived (the match is on)."""
+        return self._view is not None
+
+    def view(self) -> View:
+        """The last view the host sent. Raises LookupError before the first one."""
+        if self._view is None:
+            raise LookupError("no view from the host yet")
+        return self._view
+
+    def submit(self, move: dict[str, Any]) -> str | None:
+        """Send a move to the host; None when sent (the host's answer updates the view)."""
+        if self._send is None or not self.live.is_open:
+            return "Not connected to the host: wait for the connection to come back."
+        if self._pending is not None:
+            return "Wait for the host to answer your last move."
+        if self._view is None:
+            return "The match has not started yet."
+        self.error = None
+        self._pending = self._seq + 1  # set first: the answer may come back at once
+        self._next(envelope(0, "move", None, move=move))
+        return None
+
+    def set_on_change(self, callback: Callable[[], None]) -> None:
+        """`callback()` runs when a host message or the connection changes what to show."""
+        self._on_change = callback
+
+    # ---- the connection ----------------------------------------------------------------------
+
+    def opened(self, send: Callable[[str], None], now: float) -> None:
+        """A channel to the host opened: start again from seq 1 with a hello."""
+        self._send = send
+        self._seq = self._last_in = 0
+        self._pending = None
+        self.live.opened(now)
+        self._next(envelope(0, "hello", None, name=self.name, app=APP_VERSION))
+        self._changed()
+
+    def closed(self) -> None:
+        """The channel closed: nothing is sent until the next `opened`."""
+        self._send = None
+        self._pending = None
+        self.live.closed()
+        self._changed()
+
+    def ping(self) -> None:
+        """Send a heartbeat (if a channel is open)."""
+        if self._send is not None:
+            self._next(envelope(0, "ping", None))
+
+    def connection(self, now: float) -> State:
+        """The host's connection state, as both screens show it."""
+        return self.live.state(now)
+
+    def _next(self, message: dict[str, Any]) -> int:
+        assert self._send is not None
+        self._seq += 1
+        message["seq"] = self._seq
+        self._send(encode(message))
+        return self._seq
+
+    def receive(self, raw: object, now: float) -> None:
+        """One message from the host: checked, then used; anything odd is ignored or shown."""
+        self.live.heard(now)
+        message = self._check(raw)
+        if message is None:
+            self._changed()
+            return
+        kind, ref = message["type"], message.get("ref_seq")
+        if ref is not None and ref == self._pending:
+            self._pending = None
+        if kind == "welcome":
+            self.joined = True
+            if message.get("app") != APP_VERSION:
+                self.reload_needed = RELOAD_TEXT
+            if message.get("seat") in (0, 1):
+                self.seat = message["seat"]
+                self.local_players = frozenset({self.seat})
+        elif kind in ("view", "match-end"):
+            seen = message.get("view")
+            if isinstance(seen, dict) and seen.get("player") == self.seat:
+                self._view = seen
+                self.error = None
+            else:
+                self.error = "The host sent a view for another seat: ignored."
+        elif kind == "error":
+            text = str(message.get("message") or message.get("code"))[:300]
+            if message.get("code") == VERSION_MISMATCH:
+                self.reload_needed = text
+            elif message.get("code") == FORBIDDEN and ref is None and not self.joined:
+                self.refused = text
+            else:
+                self.error = f"The host refused: {text}"
+        self._changed()
+
+    def _check(self, raw: object) -> dict[str, Any] | None:
+        """The host message as a dict, or None (with `error` or `reload_needed` set)."""
+        if not isinstance(raw, str) or len(raw) > MAX_HOST_MESSAGE_CHARS:
+            self.error = "The host sent a message that is not text or too large: ignored."
+            return None
+        try:
+            message = json.loads(raw)
+        except (ValueError, RecursionError):
+            self.error = "The host sent a message that is not JSON: ignored."
+            return None
+        if not isinstance(message, dict):
+            self.error = "The host sent a message that is not an object: ignored."
+            return None
+        if message.get("v") != PROTOCOL_VERSION:
+            self.reload_needed = RELOAD_TEXT
+            return None
+        seq = message.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, int) or seq <= self._last_in:
+            return None  # replayed or unnumbered: drop it silently
+        if message.get("type") not in HOST_TYPES:
+            self.error = "The host sent a message of an unknown type: ignored."
+            return None
+        self._last_in = seq
+        return message
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
+
+    # ---- saving ----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """What this page needs to rejoin its seat: room code, seat, token and name."""
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "code": self.code,
+                "seat": self.seat, "token": self.token, "name": self.name}
+
+    @classmethod
+    def from_json(cls, doc: object, now: float) -> OnlineGuest:
+        """Rebuild from `to_json` output; raises ValueError (CorruptSave) saying what is wrong."""
+        if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
+            raise CorruptSave("not a saved online seat")
+        if doc.get("version") != SAVE_VERSION:
+            raise CorruptSave(f"unsupported online seat version {doc.get('version')!r}")
+        token, name, seat = doc.get("token"), doc.get("name"), doc.get("seat")
+        if not isinstance(token, str) or not isinstance(name, str):
+            raise CorruptSave("saved seat: bad token or name")
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise CorruptSave("saved seat: bad seat")
+        guest = cls(str(doc.get("code")), token, name, now)
+        guest.seat = seat
+        guest.local_players = frozenset({seat})
+        return guest

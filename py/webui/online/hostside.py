@@ -1,0 +1,270 @@
+"""The host's side of an online match: the engine's `MatchHost` behind one guest connection.
+
+`OnlineHost` is browser-free. The host's own moves and every message of the guest go through
+the same `MatchHost.receive` (validated by lostcities/protocol.py), so the guest only ever gets
+what MatchHost sends it: its own view. The network layer (`net`) hands it connections and raw
+text; this class decides what is accepted, what is sent, and when the match is saved.
+
+A guest proves it owns seat 1 with a secret token (sent in the PeerJS connection's metadata):
+the first guest binds the seat to its token, and only that token may reconnect.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable
+from typing import Any, Final, Protocol
+
+import lostcities
+from lostcities.errors import CorruptSave
+from lostcities.host import MatchHost
+from lostcities.protocol import (
+    APP_VERSION, FORBIDDEN, MAX_SEED, encode, envelope,
+)
+
+from webui.online.codes import normalize_code
+from webui.online.liveness import Liveness, State
+
+HOST_SEAT: Final = 0
+GUEST_SEAT: Final = 1
+SAVE_FORMAT: Final = "lostcities-online-host"
+SAVE_VERSION: Final = 1
+TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
+"""A guest token: 16 to 64 URL-safe characters."""
+
+View = dict[str, Any]
+
+
+class Link(Protocol):
+    """One data connection to the guest, as the network layer gives it."""
+
+    def send(self, text: str) -> None:
+        """Send one message's text."""
+        ...
+
+    def close(self) -> None:
+        """Close the connection (after what was sent has gone out)."""
+        ...
+
+
+def new_token() -> str:
+    """A fresh secret guest token."""
+    return secrets.token_urlsafe(24)
+
+
+def refusal(code: str, message: str) -> str:
+    """The one error message sent on a connection that is refused before any protocol."""
+    error = envelope(1, "error", None)
+    error.update(ref_seq=None, code=code, message=message)
+    return encode(error)
+
+
+class OnlineHost:
+    """The host's match: seat 0 plays on this page, seat 1 over one `Link` at a time.
+
+    Implements the UI's `Seat` for seat 0. The match starts when the first guest says hello.
+    """
+
+    local_players: frozenset[int] = frozenset({HOST_SEAT})
+
+    def __init__(self, code: str, options: lostcities.Options, first_player: int | None,
+                 host_name: str, seed: int, now: float) -> None:
+        self.code = normalize_code(code)
+        self.options = options
+        self.first_player = first_player
+        self.host_name = host_name
+        self.seed = seed
+        self.token: str | None = None
+        self._match = MatchHost()
+        self._local_seq = 0
+        self._link: Link | None = None
+        self.live = Liveness(now)
+        self._on_change: Callable[[], None] | None = None
+        self._on_save: Callable[[dict[str, Any]], None] | None = None
+        self._greet_local()
+
+    @classmethod
+    def create(cls, code: str, options: lostcities.Options, first_player: int | None,
+               host_name: str, now: float) -> OnlineHost:
+        """A new room with a random seed (the match starts when the guest arrives)."""
+        return cls(code, options, first_player, host_name, secrets.randbelow(MAX_SEED), now)
+
+    def _greet_local(self) -> None:
+        self._match.connect(HOST_SEAT)
+        self._local_seq = 1
+        hello = encode(envelope(1, "hello", None, name=self.host_name, app=APP_VERSION))
+        out = self._match.receive(HOST_SEAT, hello)
+        if out[0][1]["type"] != "welcome":
+            raise ValueError(f"the host cannot seat itself: {out[0][1].get('message')}")
+
+    # ---- the Seat interface (seat 0) -------------------------------------------------------
+
+    @property
+    def has_match(self) -> bool:
+        """Whether the match has started (a guest has joined)."""
+        return self._match.state is not None
+
+    @property
+    def state(self) -> lostcities.State | None:
+        """The full state: for this page only (tests read hidden cards from the save)."""
+        return self._match.state
+
+    def view(self) -> View:
+        """The host's own view. Raises LookupError before the match starts."""
+        state = self._match.state
+        if state is None:
+            raise LookupError("the match starts when the guest joins")
+        return lostcities.view(state, HOST_SEAT)
+
+    def submit(self, move: dict[str, Any]) -> str | None:
+        """The host's move, validated by MatchHost like any other; None or the refusal."""
+        if self._match.state is None:
+            return "The match starts when your opponent joins."
+        self._local_seq += 1
+        try:
+            text = encode(envelope(self._local_seq, "move", None, move=move))
+        except (TypeError, ValueError) as exc:
+            return f"not a move: {exc}"
+        before = self._match.state
+        out = self._match.receive(HOST_SEAT, text)
+        refused = [m["message"] for p, m in out if p == HOST_SEAT and m["type"] == "error"]
+        self._send_guest(out)
+        if self._match.state is not before:
+            self._save()
+        return refused[0] if refused else None
+
+    def set_on_change(self, callback: Callable[[], None]) -> None:
+        """`callback()` runs when the guest's message or connection changes what to show."""
+        self._on_change = callback
+
+    def set_on_save(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        """`callback(doc)` runs with `to_json()` after every change of the match or the seat."""
+        self._on_save = callback
+
+    # ---- the guest's connection -----------------------------------------------------------
+
+    @property
+    def guest_name(self) -> str | None:
+        """The guest's name once it has joined (from the match or its hello)."""
+        state = self._match.state
+        return state.names[GUEST_SEAT] if state is not None else self._match.name_of(GUEST_SEAT)
+
+    def accept(self, link: Link, metadata: object, now: float) -> str | None:
+        """A new connection: None if it now holds seat 1, else the refusal text sent on it.
+
+        `metadata` is the connection's PeerJS metadata: ``{"token": "..."}``. A refused link
+        gets one ``error`` message (the caller closes it); the match is untouched.
+        """
+        token = metadata.get("token") if isinstance(metadata, dict) else None
+        if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
+            text = refusal(FORBIDDEN, "this connection has no valid guest token:"
+                           " open the join link or type the room code")
+            link.send(text)
+            return text
+        if self.token is not None and not secrets.compare_digest(token, self.token):
+            text = refusal(FORBIDDEN, f"room {self.code} already has a guest")
+            link.send(text)
+            return text
+        if self._link is not None:
+            self._link.close()  # a reconnecting guest replaces its stale connection
+        if self.token is None:
+            self.token = token
+            self._save()
+        self._link = link
+        self._match.connect(GUEST_SEAT)
+        self.live.opened(now)
+        self._changed()
+        return None
+
+    def receive(self, link: Link, raw: str | bytes, now: float) -> None:
+        """A message from the guest: MatchHost validates and answers it; never raises."""
+        if link is not self._link:
+            return  # a replaced connection: ignore
+        self.live.heard(now)
+        before, greeted = self._match.state, self._match.is_greeted(GUEST_SEAT)
+        out = self._match.receive(GUEST_SEAT, raw)
+        self._send_guest(out)
+        if self._match.state is None and self._match.is_greeted(GUEST_SEAT):
+            self._start()
+        if self._match.state is not before:
+            self._save()
+        if self._match.state is not before or greeted != self._match.is_greeted(GUEST_SEAT):
+            self._changed()
+
+    def closed(self, link: Link) -> None:
+        """The guest's connection closed (PeerJS saw it go)."""
+        if link is self._link:
+            self._link = None
+            self._match.disconnect(GUEST_SEAT)
+            self.live.closed()
+            self._changed()
+
+    def connection(self, now: float) -> State | None:
+        """The guest's connection state, or None while no guest has ever joined."""
+        if self.token is None:
+            return None
+        return self.live.state(now)
+
+    def _start(self) -> None:
+        names = (self.host_name, self._match.name_of(GUEST_SEAT) or "Guest")
+        try:
+            out = self._match.start(self.options, self.seed, self.first_player, names)
+        except ValueError as exc:  # e.g. a name the engine refuses: tell the guest
+            if self._link is not None:
+                self._link.send(refusal(FORBIDDEN, f"cannot start the match: {exc}"))
+            return
+        self._send_guest(out)
+
+    def _send_guest(self, out: list[tuple[int, dict[str, Any]]]) -> None:
+        for peer, message in out:
+            if peer == GUEST_SEAT and self._link is not None:
+                self._link.send(encode(message))
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
+
+    def _save(self) -> None:
+        if self._on_save is not None:
+            self._on_save(self.to_json())
+
+    # ---- saving ----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything to resume the room exactly (holds hidden cards: keep it on this page)."""
+        return {
+            "format": SAVE_FORMAT, "version": SAVE_VERSION, "code": self.code,
+            "token": self.token, "local_seq": self._local_seq,
+            "options": self.options.to_json(), "first_player": self.first_player,
+            "host_name": self.host_name, "seed": self.seed,
+            "match": self._match.snapshot(),
+        }
+
+    @classmethod
+    def from_json(cls, doc: object, now: float) -> OnlineHost:
+        """Resume from `to_json` output; raises ValueError (CorruptSave) saying what is wrong."""
+        if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
+            raise CorruptSave("not a saved online room")
+        if doc.get("version") != SAVE_VERSION:
+            raise CorruptSave(f"unsupported online room version {doc.get('version')!r}")
+        token, local_seq, first = doc.get("token"), doc.get("local_seq"), doc.get("first_player")
+        if token is not None and not (isinstance(token, str) and TOKEN_RE.fullmatch(token)):
+            raise CorruptSave("saved room: bad guest token")
+        if isinstance(local_seq, bool) or not isinstance(local_seq, int) or local_seq < 1:
+            raise CorruptSave("saved room: bad local seq")
+        if first not in (None, 0, 1) or isinstance(first, bool):
+            raise CorruptSave("saved room: bad first player")
+        seed, name = doc.get("seed"), doc.get("host_name")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not isinstance(name, str):
+            raise CorruptSave("saved room: bad seed or name")
+        host = cls(str(doc.get("code")), lostcities.Options.from_json(doc.get("options")),
+                   first, name, seed, now)
+        host._match = MatchHost.restore(doc.get("match"))
+        if not host._match.is_greeted(HOST_SEAT):
+            raise CorruptSave("saved room: the host's seat is not seated")
+        host._match.disconnect(GUEST_SEAT)  # the guest must connect and say hello again
+        host.token = token
+        host._local_seq = local_seq
+        return host
+

@@ -1,0 +1,312 @@
+"""The online host and guest without a browser: real engine, real MatchHost, an in-memory wire.
+
+The wire (`Wire`) stands in for a PeerJS data connection only: it carries text both ways and
+records everything the guest received, which is checked against the host's hidden cards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import lostcities
+from lostcities import Options
+from webui.online.codes import (
+    ALPHABET, code_from_query, join_link, new_code, normalize_code, peer_id,
+)
+from webui.online.guestside import OnlineGuest
+from webui.online.hostside import OnlineHost, new_token, refusal
+from webui.online.liveness import LOST_AFTER, connection_state
+
+TOKEN = "T" * 20
+
+
+class Wire:
+    """One connection: the host side's Link, delivering to the guest at once."""
+
+    def __init__(self, guest: OnlineGuest, host: OnlineHost | None = None) -> None:
+        self.guest = guest
+        self.host = host  # when given, every message is checked for hidden cards as it goes
+        self.received: list[str] = []  # every text the guest got
+        self.closed = False
+        self.now = 0.0
+
+    def send(self, text: str) -> None:
+        if not self.closed:
+            self.received.append(text)
+            if self.host is not None and self.host.state is not None:
+                check_message(self.host.state, text)
+            self.guest.receive(text, self.now)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def connect(host: OnlineHost, guest: OnlineGuest, token: str = TOKEN) -> Wire:
+    wire = Wire(guest, host)
+    assert host.accept(wire, {"token": token}, 0.0) is None
+    guest.opened(lambda text: host.receive(wire, text, 0.0), 0.0)
+    return wire
+
+
+def new_pair(options: Options = Options(), first: int | None = 0) -> tuple[OnlineHost, OnlineGuest]:
+    host = OnlineHost("ABCDEF", options, first, "Ana", 7, 0.0)
+    guest = OnlineGuest("abc-def", TOKEN, "Ben", 0.0)
+    return host, guest
+
+
+def _cards(items: list[str]) -> list[str]:
+    """Save notation to card codes (a handshake's copy number dropped: RH2 -> RH)."""
+    return [c[:2] if c[1] == "H" else c for c in items]
+
+
+def card_tokens(value: Any) -> Counter[str]:
+    """Every string in a JSON value that is a card code (e.g. R7, YH, G10), counted."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and 2 <= len(item) <= 3 and item[0] in "YBWGRP":
+            try:
+                lostcities.parse_card(item)
+            except ValueError:
+                continue
+            found.append(item)
+    return Counter(found)
+
+
+def match_state(host: OnlineHost) -> Any:
+    """The host's engine state as JSON (what a refused message must leave unchanged)."""
+    return host.to_json()["match"]["state"]
+
+
+def play_random(host: OnlineHost, guest: OnlineGuest, wire: Wire, rng: random.Random,
+                steps: int) -> None:
+    for _ in range(steps):
+        state = host.state
+        assert state is not None
+        if state.phase == "match-end":
+            return
+        actor = state.to_act if state.to_act is not None else rng.choice((0, 1))
+        seat_view = host.view() if actor == 0 else guest.view()
+        legal = seat_view["legal_moves"]
+        move = rng.choice([m for m in legal if m["type"] != "undo"] or legal)
+        refusal_text = host.submit(move) if actor == 0 else guest.submit(move)
+        assert refusal_text is None
+        assert guest.view() == lostcities.view(host.state, 1)  # type: ignore[arg-type]
+
+
+def check_message(state: lostcities.State, text: str) -> None:
+    """A message to the guest, sent when the host's state is `state`: its view is exactly the
+    engine's view for seat 1, and it holds no card hidden from the guest (host's hand, deck)
+    in more copies than the guest's view shows."""
+    message = json.loads(text)
+    public_view = lostcities.view(state, 1)
+    if "view" in message:
+        assert message["view"] == public_view
+    extra = card_tokens(message) - card_tokens(public_view)
+    hidden = extra & Counter(state_cards_hidden(state))
+    assert not hidden, f"guest got hidden cards {hidden} in {text[:200]}"
+
+
+def state_cards_hidden(state: lostcities.State) -> list[str]:
+    doc = lostcities.state_to_json(state)
+    return _cards(doc["hands"][0]) + _cards(doc["deck"])
+
+
+# ---- codes -----------------------------------------------------------------------------------
+
+
+def test_codes_avoid_look_alikes_and_normalize() -> None:
+    assert not set("0O1IL") & set(ALPHABET)
+    code = new_code()
+    assert len(code) == 6 and set(code) <= set(ALPHABET)
+    assert normalize_code(" abc-def ") == "ABCDEF"
+    assert peer_id("abcdef") == "lostcities-ABCDEF"
+    for bad in ("ABCDE", "ABCDEFG", "ABCDE0", "ABCDEO", 12, "ABC DE!"):
+        with pytest.raises(ValueError):
+            normalize_code(bad)
+
+
+def test_join_link_keeps_broker_and_fills_the_code() -> None:
+    link = join_link("https://x.org/lc/?broker=p.x.org:443/a&seed=3&room=ZZZZZZ#f", "abcdef")
+    assert link == "https://x.org/lc/?broker=p.x.org%3A443%2Fa&room=ABCDEF"
+    assert code_from_query(link.split("?", 1)[1]) == "ABCDEF"
+    assert code_from_query("?lang=es") is None
+
+
+def test_liveness_states() -> None:
+    assert connection_state(True, 0.5) == "connected"
+    assert connection_state(True, 5.0) == "reconnecting"
+    assert connection_state(False, 1.0) == "reconnecting"
+    assert connection_state(True, LOST_AFTER) == "lost"
+
+
+# ---- a match ----------------------------------------------------------------------------------
+
+
+def test_match_starts_when_the_guest_says_hello_and_plays_to_the_end() -> None:
+    host, guest = new_pair(Options(rounds=1, jobs=True, skills=True, objectives=True,
+                                   mixups=True, sixth_colour=True), first=None)
+    assert not host.has_match and host.submit({"type": "undo"}) is not None
+    wire = connect(host, guest)
+    assert host.has_match and guest.has_match and guest.joined
+    assert host.view()["names"] == ["Ana", "Ben"] and guest.view()["player"] == 1
+    assert guest.view()["options"]["jobs"] is True  # the guest gets the host's options
+    play_random(host, guest, wire, random.Random(3), 1000)
+    assert host.view()["phase"] == "match-end"
+    assert host.view()["totals"] == guest.view()["totals"]
+
+
+def test_guest_receives_no_hidden_card_ever() -> None:
+    host, guest = new_pair(Options(rounds=1))
+    wire = connect(host, guest)
+    play_random(host, guest, wire, random.Random(11), 400)
+    assert len(wire.received) > 50
+
+
+def test_refusals_from_the_host_reach_the_guest_and_change_nothing() -> None:
+    host, guest = new_pair()
+    connect(host, guest)
+    before = match_state(host)
+    assert guest.submit({"type": "play", "card": "R7"}) is None  # host to act: not guest's turn
+    assert guest.error is not None and "turn" in guest.error
+    assert match_state(host) == before
+
+
+def test_hostile_guest_gets_a_clear_error_for_each_message() -> None:
+    host, guest = new_pair()
+    wire = connect(host, guest)
+    hand = guest.view()["hand"]
+    out_of_turn = json.dumps({"v": 1, "seq": 800, "type": "move",
+                              "move": {"type": "discard", "card": hand[0]}})
+    host.receive(wire, out_of_turn, 0.0)  # the host is to act
+    assert json.loads(wire.received[-1])["code"] == "not-your-turn"
+    for kind in ("discard", "draw"):  # the host discards and draws: now the guest is to act
+        assert host.submit(next(m for m in host.view()["legal_moves"] if m["type"] == kind)) \
+            is None
+    state = host.state
+    hostile = {
+        "garbage": "\x00 not json {",
+        "wrong types": json.dumps({"v": 1, "seq": 900, "type": "move", "move": "R7"}),
+        "unknown type": json.dumps({"v": 1, "seq": 901, "type": "deal-me-aces"}),
+        "illegal": json.dumps({"v": 1, "seq": 902, "type": "move",
+                               "move": {"type": "draw", "source": "deck"}}),
+        "other seat": json.dumps({"v": 1, "seq": 903, "type": "move", "seat": 0,
+                                  "move": {"type": "play", "card": hand[0]}}),
+        "replayed": json.dumps({"v": 1, "seq": 1, "type": "ping"}),
+        "huge": json.dumps({"v": 1, "seq": 904, "type": "ping", "pad": "x" * 100_000}),
+        "start": json.dumps({"v": 1, "seq": 905, "type": "start", "options": {}, "seed": 1}),
+        "old version": json.dumps({"v": 0, "seq": 906, "type": "ping"}),
+    }
+    expected = {"garbage": "bad-json", "wrong types": "bad-message",
+                "unknown type": "unknown-type", "illegal": "illegal-move",
+                "other seat": "forbidden", "replayed": "replayed", "huge": "too-large",
+                "start": "forbidden", "old version": "version-mismatch"}
+    before = match_state(host)
+    for name, raw in hostile.items():
+        count = len(wire.received)
+        host.receive(wire, raw, 0.0)
+        reply = json.loads(wire.received[count])
+        assert reply["type"] == "error" and reply["code"] == expected[name], name
+        assert reply["message"]
+        assert match_state(host) == before, name
+    # the guest's own connection still works afterwards
+    assert guest.submit(guest.view()["legal_moves"][0]) is None
+    assert host.state is not state
+
+
+def test_wrong_token_is_refused_and_the_seat_stays_with_its_guest() -> None:
+    host, guest = new_pair()
+    connect(host, guest)
+    intruder = OnlineGuest("ABCDEF", new_token(), "Eve", 0.0)
+    wire = Wire(intruder)
+    before = match_state(host)
+    assert host.accept(wire, {"token": intruder.token}, 0.0) is not None
+    assert json.loads(wire.received[0])["code"] == "forbidden"
+    assert intruder.refused and "already has a guest" in intruder.refused
+    assert host.accept(Wire(intruder), {}, 0.0) is not None
+    assert host.accept(Wire(intruder), "junk", 0.0) is not None
+    assert match_state(host) == before
+
+
+def test_guest_reconnect_resumes_and_the_stale_link_is_ignored() -> None:
+    host, guest = new_pair()
+    old = connect(host, guest)
+    host.submit(host.view()["legal_moves"][0])
+    rejoined = OnlineGuest.from_json(json.loads(json.dumps(guest.to_json())), 0.0)
+    new = connect(host, rejoined)
+    assert old.closed
+    assert rejoined.view() == lostcities.view(host.state, 1)  # type: ignore[arg-type]
+    before, count = match_state(host), len(old.received)
+    host.receive(old, json.dumps({"v": 1, "seq": 50, "type": "ping"}), 0.0)
+    assert len(old.received) == count
+    assert match_state(host) == before  # the stale connection is deaf
+    play_random(host, rejoined, new, random.Random(5), 30)
+
+
+def test_host_save_after_every_move_restores_exactly() -> None:
+    host, guest = new_pair(Options(rounds=1))
+    saves: list[dict[str, Any]] = []
+    host.set_on_save(saves.append)
+    wire = connect(host, guest)
+    play_random(host, guest, wire, random.Random(2), 15)
+    assert len(saves) >= 15
+    assert saves[-1] == host.to_json()
+    restored = OnlineHost.from_json(json.loads(json.dumps(saves[-1])), 10.0)
+    assert restored.view() == host.view()
+    assert restored.connection(10.0) == "reconnecting"
+    guest2 = OnlineGuest.from_json(guest.to_json(), 10.0)
+    wire2 = connect(restored, guest2)
+    assert guest2.view() == guest.view()
+    play_random(restored, guest2, wire2, random.Random(4), 400)
+    assert restored.view()["phase"] == "match-end"
+
+
+def test_corrupt_saves_are_refused() -> None:
+    host, _ = new_pair()
+    good = host.to_json()
+    for change in ({"format": "x"}, {"version": 2}, {"token": "short"}, {"local_seq": 0},
+                   {"first_player": 2}, {"match": {}}, {"code": "O0O0O0"}):
+        with pytest.raises(ValueError):
+            OnlineHost.from_json({**good, **change}, 0.0)
+    with pytest.raises(ValueError):
+        OnlineGuest.from_json({"format": "lostcities-online-guest", "version": 1}, 0.0)
+
+
+def test_guest_checks_host_messages() -> None:
+    host, guest = new_pair()
+    connect(host, guest)
+    seen = guest.view()
+    guest.receive("not json", 0.0)
+    assert guest.error and guest.view() == seen
+    guest.receive(json.dumps({"v": 1, "seq": 1, "type": "view", "view": {"player": 1}}), 0.0)
+    assert guest.view() == seen  # replayed seq: dropped
+    guest.receive(json.dumps({"v": 1, "seq": 99, "type": "view", "view": {"player": 0}}), 0.0)
+    assert guest.view() == seen and guest.error
+    guest.receive(json.dumps({"v": 2, "seq": 100, "type": "view"}), 0.0)
+    assert guest.reload_needed
+
+
+def test_version_mismatch_tells_the_guest_to_reload() -> None:
+    host, guest = new_pair()
+    wire = Wire(guest)
+    host.accept(wire, {"token": TOKEN}, 0.0)
+    host.receive(wire, json.dumps({"v": 1, "seq": 1, "type": "hello", "name": "Ben",
+                                   "app": "0.0.1"}), 0.0)
+    assert guest.reload_needed and "reload" in guest.reload_needed
+    assert not host.has_match
+
+
+def test_refusal_text_is_a_protocol_error() -> None:
+    message = json.loads(refusal("forbidden", "no"))
+    assert message == {"v": 1, "seq": 1, "type": "error", "ref_seq": None,
+                       "code": "forbidden", "message": "no"}
