@@ -37,7 +37,7 @@ browser: $(VENV)/.installed
 	from playwright.sync_api import sync_playwright; p = sync_playwright().start(); \
 	found = pathlib.Path(p.chromium.executable_path).exists(); p.stop(); sys.exit(not found)'; \
 	then echo "browser: found"; \
-	else $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; fi
+	else $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; fi
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check py tests e2e scripts

@@ -56,7 +56,7 @@ class AppPage:
     """A page of the app in its own browser context, with what it did recorded."""
 
     page: Page
-    requests: list[str] = field(default_factory=list)  # every URL the page requested
+    requests: list[str] = field(default_factory=list)  # every URL its context requested
     console_errors: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)  # uncaught exceptions
 
@@ -212,7 +212,7 @@ def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppP
             if message.type == "error":
                 app.console_errors.append(message.text)
 
-        page.on("request", on_request)
+        context.on("request", on_request)  # the service worker's requests too
         page.on("console", on_console)
         page.on("pageerror", lambda error: app.page_errors.append(str(error)))
         if setup is not None:
