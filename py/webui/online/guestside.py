@@ -7,13 +7,13 @@ seq, known type) before using it, and keeps what it needs to rejoin: room code, 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, Final
 
 from lostcities.errors import CorruptSave
 from lostcities.protocol import (
-    APP_VERSION, FORBIDDEN, HOST_TYPES, PROTOCOL_VERSION, VERSION_MISMATCH, encode, envelope,
+    APP_VERSION, FORBIDDEN, REPLAYED, VERSION_MISMATCH, ProtocolError, encode, envelope,
+    parse_host_message,
 )
 
 from webui.online.codes import normalize_code
@@ -22,8 +22,6 @@ from webui.online.liveness import Liveness, State
 
 SAVE_FORMAT: Final = "lostcities-online-guest"
 SAVE_VERSION: Final = 1
-MAX_HOST_MESSAGE_CHARS: Final = 256 * 1024
-"""Largest host message read (views grow with the log, but stay far below this)."""
 
 RELOAD_TEXT: Final = "The host runs another version of the game: reload the page to update."
 
@@ -156,29 +154,23 @@ class OnlineGuest:
         self._changed()
 
     def _check(self, raw: object) -> dict[str, Any] | None:
-        """The host message as a dict, or None (with `error` or `reload_needed` set)."""
-        if not isinstance(raw, str) or len(raw) > MAX_HOST_MESSAGE_CHARS:
-            self.error = "The host sent a message that is not text or too large: ignored."
+        """The host message (``parse_host_message``), or None with `error`/`reload_needed` set.
+
+        A replayed host message is dropped silently (it changes nothing).
+        """
+        if not isinstance(raw, str):
+            self.error = "The host sent a message that is not text: ignored."
             return None
         try:
-            message = json.loads(raw)
-        except (ValueError, RecursionError):
-            self.error = "The host sent a message that is not JSON: ignored."
+            request = parse_host_message(raw, self._last_in)
+        except ProtocolError as exc:
+            if exc.code == VERSION_MISMATCH:
+                self.reload_needed = RELOAD_TEXT
+            elif exc.code != REPLAYED:
+                self.error = f"The host sent a bad message ({exc.code}): ignored."
             return None
-        if not isinstance(message, dict):
-            self.error = "The host sent a message that is not an object: ignored."
-            return None
-        if message.get("v") != PROTOCOL_VERSION:
-            self.reload_needed = RELOAD_TEXT
-            return None
-        seq = message.get("seq")
-        if isinstance(seq, bool) or not isinstance(seq, int) or seq <= self._last_in:
-            return None  # replayed or unnumbered: drop it silently
-        if message.get("type") not in HOST_TYPES:
-            self.error = "The host sent a message of an unknown type: ignored."
-            return None
-        self._last_in = seq
-        return message
+        self._last_in = request.seq
+        return {"type": request.type, **request.fields}
 
     def _changed(self) -> None:
         if self._on_change is not None:
