@@ -7,6 +7,7 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
     static/vendor/pyscript/   core.js, core.css and their chunks, no source maps
                               (npm: @pyscript/core, dist/)
     static/vendor/peerjs/     peerjs.min.js, the UMD bundle that defines window.Peer (npm: peerjs)
+    static/vendor/qrcode/     qrcode.js, defines window.qrcode (npm: qrcode-generator; QR of join links)
     static/vendor/app.zip     the Python packages under py/ (lostcities, webui, ...), unpacked
                               by PyScript into the working directory (static/pyscript.json)
 
@@ -35,6 +36,7 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 PEERJS_FILES = ("peerjs.min.js",)
+QRCODE_FILES = ("qrcode.js",)
 DIST_SUFFIXES = (".html", ".js", ".mjs", ".webmanifest", ".ico", ".png", ".svg")
 DIST_FOLDERS = ("static", "py")
 # Fixed timestamp so that app.zip is byte-identical for identical sources.
@@ -125,6 +127,7 @@ def build(root: Path) -> None:
     sync_folder(npm_files(modules / "pyodide", PYODIDE_FILES), vendor / "pyodide")
     sync_folder(pyscript_files(modules / "@pyscript" / "core" / "dist"), vendor / "pyscript")
     sync_folder(npm_files(modules / "peerjs" / "dist", PEERJS_FILES), vendor / "peerjs")
+    sync_folder(npm_files(modules / "qrcode-generator" / "dist", QRCODE_FILES), vendor / "qrcode")
     sources = zip_packages(root / "py", vendor / "app.zip")
     size = sum(p.stat().st_size for p in vendor.rglob("*") if p.is_file())
     print(f"built {vendor}: {size / 1e6:.1f} MB, app.zip holds {len(sources)} files")
