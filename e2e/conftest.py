@@ -61,7 +61,8 @@ class AppPage:
     page_errors: list[str] = field(default_factory=list)  # uncaught exceptions
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback TCP port that nothing listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -99,7 +100,7 @@ def dev_server(*options: str) -> Iterator[str]:
     """
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "scripts" / "serve.py"), "--quiet",
-         "--port", str(_free_port()), *options],
+         "--port", str(free_port()), *options],
         stdout=subprocess.PIPE, text=True, start_new_session=True,
     )
     try:
@@ -118,7 +119,7 @@ def dev_server(*options: str) -> Iterator[str]:
 def lc_server() -> Iterator[Server]:
     """Build static/vendor, then run scripts/serve.py and its broker on free loopback ports."""
     subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True)
-    broker_port = _free_port()
+    broker_port = free_port()
     with dev_server("--broker-port", str(broker_port)) as url:
         _wait_http(f"http://127.0.0.1:{broker_port}/myapp")
         yield Server(url=url, origin=url.rstrip("/"), broker_host="127.0.0.1",

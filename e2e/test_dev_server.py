@@ -1,0 +1,118 @@
+"""The dev server (scripts/serve.py) and the build (scripts/build.py), without a browser."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, free_port, dev_server
+
+
+def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers (lower-case names) and body of a GET."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            headers = {k.lower(): v for k, v in response.headers.items()}
+            return response.status, headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, {k.lower(): v for k, v in error.headers.items()}, b""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("site")
+    for name in ("runtime.wasm", "module.mjs", "app.webmanifest", "page.html"):
+        (root / name).write_bytes(b"x")
+    (root / "static").mkdir()
+    (root / "static" / "config.json").write_text('{"committed": true}')
+    return root
+
+
+@pytest.mark.parametrize(
+    ("name", "content_type"),
+    [
+        ("runtime.wasm", "application/wasm"),
+        ("module.mjs", "text/javascript"),
+        ("app.webmanifest", "application/manifest+json"),
+        ("page.html", "text/html"),
+    ],
+)
+def test_mime_types_and_no_cache(site: Path, name: str, content_type: str) -> None:
+    with dev_server("--root", str(site), "--no-broker") as url:
+        status, headers, _ = fetch(url + name)
+    assert status == 200
+    assert headers["content-type"] == content_type
+    assert headers["cache-control"] == "no-cache"
+    assert "cross-origin-opener-policy" not in headers
+
+
+def test_isolate_sends_coop_and_coep(site: Path) -> None:
+    with dev_server("--root", str(site), "--no-broker", "--isolate") as url:
+        _, headers, _ = fetch(url + "page.html")
+    assert headers["cross-origin-opener-policy"] == "same-origin"
+    assert headers["cross-origin-embedder-policy"] == "require-corp"
+
+
+def test_no_broker_serves_the_committed_config(site: Path) -> None:
+    with dev_server("--root", str(site), "--no-broker") as url:
+        _, _, body = fetch(url + "static/config.json")
+    assert json.loads(body) == {"committed": True}
+
+
+def test_broker_runs_with_the_server_and_stops_with_it(site: Path) -> None:
+    broker_port = free_port()
+    broker = f"http://127.0.0.1:{broker_port}/myapp"
+    with dev_server("--root", str(site), "--broker-port", str(broker_port)) as url:
+        status, headers, body = fetch(url + "static/config.json?v=1")
+        assert status == 200 and headers["content-type"] == "application/json"
+        assert json.loads(body) == {
+            "peer": {"host": "127.0.0.1", "port": broker_port, "path": "/myapp",
+                     "secure": False},
+            "iceServers": [],
+        }
+        assert fetch(broker)[0] == 200
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(broker, timeout=5)
+
+
+def test_taken_broker_port_is_refused(site: Path) -> None:
+    broker_port = free_port()
+    with dev_server("--root", str(site), "--broker-port", str(broker_port)):
+        result = subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "serve.py"), "--root", str(site),
+             "--port", "0", "--broker-port", str(broker_port)],
+            capture_output=True, text=True, timeout=30,
+        )
+    assert result.returncode != 0
+    assert f"broker port 127.0.0.1:{broker_port} is taken" in result.stderr
+
+
+def test_app_zip_holds_the_python_packages() -> None:
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True)
+    with zipfile.ZipFile(ROOT / "static" / "vendor" / "app.zip") as zf:
+        names = set(zf.namelist())
+    sources = {
+        path.relative_to(ROOT / "py").as_posix()
+        for package in (ROOT / "py").iterdir() if (package / "__init__.py").is_file()
+        for path in package.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+    }
+    assert "webui/main.py" in names and "webui/__init__.py" in names
+    assert names == sources
+
+
+def test_build_refuses_to_assemble_over_the_sources() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "build.py"), "--dist", str(ROOT / "py" / "x")],
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 1
+    assert "refusing to assemble" in result.stderr
+    assert not (ROOT / "py" / "x").exists()
