@@ -7,7 +7,8 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
     static/vendor/pyscript/   core.js, core.css and their chunks, no source maps
                               (npm: @pyscript/core, dist/)
     static/vendor/peerjs/     peerjs.min.js, the UMD bundle that defines window.Peer (npm: peerjs)
-    static/vendor/qrcode/     qrcode.js, defines window.qrcode (npm: qrcode-generator; QR of join links)
+    static/vendor/qrcode/     qrcode.js, defines window.qrcode for the QR code of join links
+                              (npm: qrcode-generator)
     static/vendor/app.zip     the Python packages under py/ (lostcities, webui, ...), unpacked
                               by PyScript into the working directory (static/pyscript.json)
 
