@@ -130,6 +130,17 @@ def test_malformed_messages_are_refused_mid_match(
     assert ana.send("get-view")[0][1]["type"] == "view"  # the seat plays on normally
 
 
+def test_nesting_is_limited_to_eight_levels_and_brackets_in_strings_do_not_count() -> None:
+    host, ana, _ = started_host()
+    # the message is level 1, the move object level 2: six more arrays make eight
+    eight = msg(5, "move", move={"type": [[[[[[]]]]]]})
+    refused(host, 0, eight, "bad-move")  # parsed, then refused as a move
+    nine = msg(5, "move", move={"type": [[[[[[[]]]]]]]})
+    assert "nested" in refused(host, 0, nine, "bad-json")["message"]
+    out = host.receive(0, msg(5, "hello", name='[[[[{{{{"[[[[[{{{{', app=APP_VERSION))
+    assert out[0][1]["type"] == "welcome" and host.name_of(0) == '[[[[{{{{"[[[[[{{{{'
+
+
 def test_an_oversized_message_is_refused_before_parsing() -> None:
     host, ana, _ = started_host()
     padding = " " * (MAX_MESSAGE_BYTES - len(msg(5, "ping")))

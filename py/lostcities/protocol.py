@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -211,30 +212,28 @@ HOST_TYPES: Final[Mapping[str, Mapping[str, tuple[Check, bool]]]] = {
 # ---- parsing ---------------------------------------------------------------------------------
 
 
-def _nesting_depth(text: str) -> int:
-    """The deepest nesting of JSON arrays/objects in `text`, ignoring brackets inside strings.
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_INNERMOST = re.compile(r"[\[{][\]}]")
+
+
+def _too_deep(text: str, max_depth: int) -> bool:
+    """Whether JSON arrays/objects in `text` nest deeper than `max_depth` (brackets inside
+    strings do not count; unbalanced brackets are counted on the safe side).
 
     Checked before json.loads so that no input can make the parser recurse deeply (which in
-    Pyodide could exhaust the WebAssembly stack).
+    Pyodide could exhaust the WebAssembly stack). Each pass strips the innermost pairs, so the
+    work is a few regex passes, not a Python loop over the text.
     """
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
+    if text.count("[") + text.count("{") <= max_depth:
+        return False
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    for level in range(max_depth + 1):
+        reduced = _INNERMOST.sub("", brackets)
+        if reduced == brackets:  # nothing left to strip: what remains is unbalanced
+            return level + reduced.count("[") + reduced.count("{") > max_depth
+        brackets = reduced
+    return True
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -269,7 +268,7 @@ def decode_json(
             raise ProtocolError(BAD_JSON, "message is not UTF-8 text") from None
     else:
         text = raw
-    if _nesting_depth(text) > max_depth:
+    if _too_deep(text, max_depth):
         raise ProtocolError(BAD_JSON, f"JSON nested deeper than {max_depth} levels")
     try:
         return json.loads(
