@@ -134,8 +134,9 @@ class MatchHost:
             out = self._dispatch(peer, session, request)
         except ProtocolError as exc:
             return [self._error(peer, exc.code, exc.message, exc.ref_seq)]
-        except Exception as exc:  # a bug must never take the transport down
-            return [self._error(peer, INTERNAL, f"internal error: {exc!r}", ref_seq)]
+        except Exception as exc:  # a bug must never take the transport down (nor leak state)
+            message = f"internal error ({type(exc).__name__}); the match is unchanged"
+            return [self._error(peer, INTERNAL, message, ref_seq)]
         session.last_in = request.seq
         return out
 
