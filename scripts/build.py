@@ -29,6 +29,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+from precache import PrecacheError, write_precache  # scripts/precache.py
+
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
@@ -130,6 +132,7 @@ def build(root: Path) -> None:
     sync_folder(npm_files(modules / "peerjs" / "dist", PEERJS_FILES), vendor / "peerjs")
     sync_folder(npm_files(modules / "qrcode-generator" / "dist", QRCODE_FILES), vendor / "qrcode")
     sources = zip_packages(root / "py", vendor / "app.zip")
+    write_precache(root)  # the service worker's list (static/vendor/precache.js), sw.js
     size = sum(p.stat().st_size for p in vendor.rglob("*") if p.is_file())
     print(f"built {vendor}: {size / 1e6:.1f} MB, app.zip holds {len(sources)} files")
 
@@ -162,7 +165,7 @@ def main() -> int:
         build(args.root)
         if args.dist is not None:
             assemble(args.root, args.dist)
-    except BuildError as exc:
+    except (BuildError, PrecacheError) as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1
     return 0

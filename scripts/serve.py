@@ -1,11 +1,13 @@
 """Dev server: serves the app and runs a local PeerJS broker on loopback.
 
     python3 scripts/serve.py [--host 127.0.0.1] [--port 8000] [--broker-port 9000]
-                             [--root DIR] [--isolate] [--no-broker] [--quiet]
+                             [--root DIR] [--isolate] [--no-broker] [--netlify] [--quiet]
 
 - Serves the repository root (or --root DIR, e.g. the site from build.py --dist) with correct
   MIME types (.wasm application/wasm, .mjs text/javascript, .webmanifest
   application/manifest+json) and Cache-Control: no-cache.
+- --netlify sends netlify.toml's headers (its Cache-Control and Content-Security-Policy
+  included) and follows its redirects, as production does (scripts/netlify_rules.py).
 - --isolate adds Cross-Origin-Opener-Policy / Cross-Origin-Embedder-Policy (only PyScript
   workers need them).
 - Starts node_modules/.bin/peerjs on --host, --broker-port and path /myapp, and answers
@@ -31,6 +33,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from netlify_rules import NetlifyConfig, headers_for, redirect_for
+from netlify_rules import load as load_netlify  # scripts/netlify_rules.py
+
 ROOT = Path(__file__).resolve().parent.parent
 BROKER_PATH = "/myapp"
 CONFIG_URL = "/static/config.json"
@@ -54,14 +59,26 @@ class Handler(SimpleHTTPRequestHandler):
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
 
     def __init__(self, *args: Any, isolate: bool, config: bytes | None, quiet: bool,
-                 **kwargs: Any) -> None:
+                 netlify: NetlifyConfig | None = None, **kwargs: Any) -> None:
         self.isolate = isolate
+        self.netlify = netlify
+        self.rule_headers: dict[str, str] = {}
         self.config = config
         self.quiet = quiet
         super().__init__(*args, **kwargs)
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
         """Answer the config URL with the local broker config, anything else from disk."""
+        if self.netlify is not None:
+            path, _, query = self.path.partition("?")
+            self.rule_headers = headers_for(self.netlify, path)
+            redirect = redirect_for(self.netlify, path, query)
+            if redirect is not None:
+                self.send_response(redirect[1])
+                self.send_header("Location", redirect[0])
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
         if self.config is not None and self.path.split("?", 1)[0] == CONFIG_URL:
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
@@ -71,8 +88,15 @@ class Handler(SimpleHTTPRequestHandler):
             return
         super().do_GET()
 
+    def send_header(self, keyword: str, value: str) -> None:
+        """Send a header, unless a netlify.toml rule replaces it."""
+        if keyword.lower() not in {name.lower() for name in self.rule_headers}:
+            super().send_header(keyword, value)
+
     def end_headers(self) -> None:
-        """Add the dev headers to every response."""
+        """Add the dev headers (or netlify.toml's) to every response."""
+        for name, value in self.rule_headers.items():
+            super().send_header(name, value)
         self.send_header("Cache-Control", "no-cache")
         if self.isolate:
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
@@ -165,6 +189,8 @@ def main() -> int:
                         help="run no broker; serve the committed config (public broker)")
     parser.add_argument("--root", type=Path, default=ROOT, help="folder to serve (default: repo)")
     parser.add_argument("--isolate", action="store_true", help="send COOP/COEP headers")
+    parser.add_argument("--netlify", action="store_true",
+                        help="send netlify.toml's headers and follow its redirects")
     parser.add_argument("--quiet", action="store_true", help="no request or broker logs")
     args = parser.parse_args()
 
@@ -176,8 +202,9 @@ def main() -> int:
         config = json.dumps(local_config(args.host, broker_port)).encode()
     signal.signal(signal.SIGTERM, stop_on_sigterm)
     try:
+        netlify = load_netlify(ROOT / "netlify.toml") if args.netlify else None
         handler = functools.partial(Handler, directory=str(args.root), isolate=args.isolate,
-                                    config=config, quiet=args.quiet)
+                                    config=config, quiet=args.quiet, netlify=netlify)
         with ThreadingHTTPServer((args.host, args.port), handler) as httpd:
             host, port = httpd.server_address[:2]
             line = f"serving http://{host}:{port}/"

@@ -1,0 +1,214 @@
+"""The offline PWA (issue 6): installable, boots and plays with no network and no server, and
+takes a new deploy only when the player accepts it.
+
+Each test serves its own copy of the deployable site (scripts/build.py's assemble) with
+`scripts/serve.py --netlify`, i.e. with netlify.toml's headers, Content-Security-Policy
+included, and uses a persistent Chromium profile (service workers and installability need one;
+NOTES-STACK.md).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, BrowserType, Page
+
+from conftest import ROOT, Server, dev_server, wait_ready
+
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from build import assemble  # noqa: E402  (scripts/ is not a package)
+from precache import write_precache  # noqa: E402
+
+SW_TIMEOUT_MS = 60_000
+
+
+@dataclass
+class Player:
+    """One browser profile (persistent, like an installed app) and what its context fetched."""
+
+    context: BrowserContext
+    page: Page
+    network: list[str] = field(default_factory=list)  # URLs that reached the network
+    page_errors: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def site(lc_server: Server, tmp_path: Path) -> Path:
+    """A copy of the deployable site (lc_server has built static/vendor)."""
+    dist = tmp_path / "site"
+    assemble(ROOT, dist)
+    write_precache(dist)
+    return dist
+
+
+@pytest.fixture
+def open_player(
+    browser_type: BrowserType, browser_type_launch_args: dict[str, Any], tmp_path: Path
+) -> Iterator[Callable[[], Player]]:
+    """open_player() -> Player: a fresh persistent profile; closed at teardown."""
+    contexts: list[BrowserContext] = []
+
+    def launch() -> Player:
+        profile = tmp_path / f"profile-{len(contexts)}"
+        context = browser_type.launch_persistent_context(str(profile),
+                                                         **browser_type_launch_args)
+        contexts.append(context)
+        page = context.pages[0] if context.pages else context.new_page()
+        player = Player(context, page)
+        context.on("requestfinished", lambda request: player.network.append(request.url)
+                   if request.response() is not None
+                   and not request.response().from_service_worker else None)
+        page.on("pageerror", lambda error: player.page_errors.append(str(error)))
+        return player
+
+    yield launch
+    for context in contexts:
+        context.close()
+
+
+def serve(stack: ExitStack, site: Path) -> str:
+    """Serve site like Netlify (netlify.toml's headers and redirects) until stack closes."""
+    return stack.enter_context(dev_server("--root", str(site), "--no-broker", "--netlify"))
+
+
+def controlled_version(page: Page) -> str:
+    """Wait until the service worker controls the page; its precache version."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                           timeout=SW_TIMEOUT_MS)
+    version = page.evaluate("() => window.lcPwa.version()")
+    assert isinstance(version, str) and len(version) == 16
+    return version
+
+
+def first_visit(player: Player, url: str) -> str:
+    """Open the app online, wait for the boot and the installed worker; its version."""
+    player.page.goto(url)
+    wait_ready(player.page, page_errors=player.page_errors)
+    return controlled_version(player.page)
+
+
+def precache_version(site: Path) -> str:
+    text = (site / "static" / "vendor" / "precache.js").read_text()
+    return str(json.loads(text[text.index("{"):text.rindex("}") + 1])["version"])
+
+
+def server_is_down(url: str) -> bool:
+    try:
+        urllib.request.urlopen(url, timeout=2)
+    except OSError:
+        return True
+    return False
+
+
+def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
+    site: Path, open_player: Callable[[], Player]
+) -> None:
+    player = open_player()
+    with ExitStack() as stack:
+        url = serve(stack, site)
+        version = first_visit(player, url)
+        assert version == precache_version(site)
+        cached = player.page.evaluate(
+            "async () => (await (await caches.open('lostcities-' + await lcPwa.version()))"
+            ".keys()).map(r => r.url)")
+        assert f"{url}static/vendor/pyodide/pyodide.asm.wasm" in cached
+        assert f"{url}static/vendor/app.zip" in cached
+    assert server_is_down(url)
+    player.context.set_offline(True)
+    player.network.clear()
+    response = player.page.reload()
+    assert response is not None and response.from_service_worker
+    wait_ready(player.page, page_errors=player.page_errors)
+    assert player.network == []
+    assert controlled_version(player.page) == version
+    # Room links open offline too (the worker redirects them like netlify.toml does).
+    player.page.goto(f"{url}join/AB12")
+    assert player.page.url == f"{url}?room=AB12"
+    wait_ready(player.page, page_errors=player.page_errors)
+
+
+def test_chromium_reports_the_app_installable(
+    site: Path, open_player: Callable[[], Player]
+) -> None:
+    player = open_player()
+    with ExitStack() as stack:
+        first_visit(player, serve(stack, site))
+        cdp = player.context.new_cdp_session(player.page)
+        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert errors == []
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [] and manifest["url"].endswith("/manifest.webmanifest")
+
+
+def test_persistent_storage_is_requested(site: Path, open_player: Callable[[], Player]) -> None:
+    player = open_player()
+    player.page.add_init_script(
+        "window.lcPersistCalls = 0; const persist = navigator.storage.persist.bind("
+        "navigator.storage); navigator.storage.persist = () => { window.lcPersistCalls++;"
+        " return persist(); };")
+    with ExitStack() as stack:
+        first_visit(player, serve(stack, site))
+        player.page.wait_for_function("() => document.documentElement.dataset.storage")
+        assert player.page.evaluate("() => window.lcPersistCalls") == 1
+        assert player.page.evaluate("() => document.documentElement.dataset.storage") in (
+            "persistent", "best-effort")
+
+
+def new_deploy(site: Path) -> str:
+    """Change a file of the site and rebuild its precache list; the new version."""
+    css = site / "static" / "app.css"
+    css.write_text(css.read_text() + "\n:root { --lc-deploy: 2; }\n")
+    write_precache(site)
+    return precache_version(site)
+
+
+def deploy_marker(page: Page) -> str:
+    return str(page.evaluate(
+        "() => getComputedStyle(document.documentElement).getPropertyValue('--lc-deploy')"))
+
+
+def test_a_new_deploy_waits_for_the_player_and_then_replaces_the_old_one(
+    site: Path, open_player: Callable[[], Player]
+) -> None:
+    player = open_player()
+    page = player.page
+    with ExitStack() as stack:
+        url = serve(stack, site)
+        old = first_visit(player, url)
+        page.evaluate("() => localStorage.setItem('lc-pwa-test', 'a match in progress')")
+        new = new_deploy(site)
+        assert new != old
+        player.network.clear()
+        page.evaluate("() => window.lcPwa.checkForUpdate()")
+        page.wait_for_function("() => document.documentElement.dataset.updateReady === 'true'",
+                               timeout=SW_TIMEOUT_MS)
+        # Only the changed file was downloaded again; the 13 MB runtime came from the old cache.
+        fetched = [u.removeprefix(url) for u in player.network]
+        assert "static/app.css" in fetched
+        assert not any(u.endswith(".wasm") or "python_stdlib" in u for u in fetched), fetched
+        # Offered, not forced: the page, and even a reload, keep the old version.
+        assert page.evaluate("() => window.lcPwa.updateReady()") is True
+        assert controlled_version(page) == old and deploy_marker(page) == ""
+        page.reload()
+        wait_ready(page, page_errors=player.page_errors)
+        assert controlled_version(page) == old and deploy_marker(page) == ""
+        page.wait_for_function("() => document.documentElement.dataset.updateReady === 'true'",
+                               timeout=SW_TIMEOUT_MS)
+        # The player accepts: the page reloads once, on the new version.
+        with page.expect_navigation():
+            assert page.evaluate("() => window.lcPwa.applyUpdate()") is True
+        wait_ready(page, page_errors=player.page_errors)
+        assert controlled_version(page) == new
+        assert deploy_marker(page).strip() == "2"
+        assert page.evaluate("() => caches.keys()") == [f"lostcities-{new}"]
+        assert page.evaluate("() => localStorage.getItem('lc-pwa-test')") == "a match in progress"
+        assert page.evaluate("() => window.lcPwa.updateReady()") is False

@@ -1,0 +1,118 @@
+/* Registers the service worker (sw.js), finds waiting updates, asks for persistent storage.
+ *
+ * window.lcPwa, for the UI (py/webui/pwa.py wraps it):
+ *   updateReady()     true when a new version is installed and waits for the player;
+ *   applyUpdate()     activates the waiting version and reloads the page once it controls it;
+ *                     false if there is none. Call it between games only: never mid-match;
+ *   checkForUpdate()  asks the server for a new sw.js / precache list now (a Promise);
+ *   version()         a Promise of the precache version of the controlling worker, or null.
+ * When an update is ready, <html data-update-ready="true"> is set and "lc:update-ready" is
+ * dispatched on window. <html data-storage> becomes "persistent" or "best-effort" once the
+ * browser answered navigator.storage.persist().
+ * The worker is registered once the game has booted (html[data-ready=true]). Updates are
+ * checked on each load (the browser does it), when the page becomes visible again, and every
+ * 30 minutes while it stays open.
+ */
+(function () {
+  "use strict";
+
+  var CHECK_EVERY_MS = 30 * 60 * 1000;
+  var BOOT_GRACE_MS = 30 * 1000;
+  var root = document.documentElement;
+  var waiting = null;
+  var accepted = false;
+  var registration = null;
+
+  function offer(worker) {
+    if (waiting === worker) return;
+    waiting = worker;
+    root.dataset.updateReady = "true";
+    window.dispatchEvent(new CustomEvent("lc:update-ready"));
+  }
+
+  function watch(reg) {
+    registration = reg;
+    // A waiting worker with a controller is an update; without one it is the first install.
+    if (reg.waiting && navigator.serviceWorker.controller) offer(reg.waiting);
+    reg.addEventListener("updatefound", function () {
+      var worker = reg.installing;
+      if (!worker) return;
+      worker.addEventListener("statechange", function () {
+        if (worker.state === "installed" && navigator.serviceWorker.controller) offer(worker);
+      });
+    });
+  }
+
+  function checkForUpdate() {
+    return registration ? registration.update() : Promise.resolve();
+  }
+
+  function askPersistence() {
+    var storage = navigator.storage;
+    if (!storage || !storage.persist) return;
+    storage.persisted()
+      .then(function (already) { return already || storage.persist(); })
+      .then(function (granted) { root.dataset.storage = granted ? "persistent" : "best-effort"; })
+      .catch(function (error) { console.warn("persistent storage: " + error); });
+  }
+
+  function version() {
+    var controller = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!controller) return Promise.resolve(null);
+    return new Promise(function (resolve) {
+      var channel = new MessageChannel();
+      channel.port1.onmessage = function (event) { resolve(event.data.version); };
+      controller.postMessage({type: "version"}, [channel.port2]);
+    });
+  }
+
+  /* Run start once the game has booted (html[data-ready=true]), so that the first install
+   * revalidates the files the boot just downloaded instead of racing it for the bandwidth;
+   * BOOT_GRACE_MS after "load" at the latest, in case the boot fails. */
+  function afterBoot(start) {
+    var started = false;
+    function once() {
+      if (started) return;
+      started = true;
+      observer.disconnect();
+      start();
+    }
+    var observer = new MutationObserver(function () {
+      if (root.dataset.ready === "true") once();
+    });
+    if (root.dataset.ready === "true") return once();
+    observer.observe(root, {attributes: true, attributeFilter: ["data-ready"]});
+    window.addEventListener("load", function () { setTimeout(once, BOOT_GRACE_MS); });
+  }
+
+  window.lcPwa = {
+    updateReady: function () { return waiting !== null; },
+    applyUpdate: function () {
+      if (waiting === null) return false;
+      accepted = true;
+      waiting.postMessage({type: "skip-waiting"});
+      return true;
+    },
+    checkForUpdate: checkForUpdate,
+    version: version,
+  };
+
+  askPersistence();
+  if (!("serviceWorker" in navigator)) return;
+
+  navigator.serviceWorker.addEventListener("controllerchange", function () {
+    // Also fired when the first version claims the page: reload only for an accepted update.
+    if (accepted) location.reload();
+  });
+  afterBoot(function () {
+    var base = document.baseURI;
+    navigator.serviceWorker
+      .register(new URL("sw.js", base), {scope: new URL("./", base).href, updateViaCache: "none"})
+      .then(watch)
+      .catch(function (error) { console.error("service worker: " + error); });
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") checkForUpdate().catch(function () {});
+  });
+  setInterval(function () { checkForUpdate().catch(function () {}); }, CHECK_EVERY_MS);
+})();

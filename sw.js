@@ -1,0 +1,117 @@
+/* Lost Cities service worker: the whole game offline after one visit.
+ *
+ * - install: precaches every file of static/vendor/precache.js (written by scripts/precache.py
+ *   from the built site) into the cache "lostcities-<version>", the version being a hash of all
+ *   the files. A file whose hash is unchanged since the previous version is copied from the old
+ *   cache instead of downloaded again (the Pyodide runtime is 13 MB).
+ * - fetch: same-origin GETs are answered cache-first; navigations inside the scope get the
+ *   cached page ("./"), so a room link like ./?room=CODE opens offline too, and ./join/CODE
+ *   redirects to ./?room=CODE as netlify.toml does.
+ * - updates: a new version installs in the background and then WAITS. It never takes over by
+ *   itself: static/sw-register.js offers it to the player between games, and only when the
+ *   player accepts does the page post {type: "skip-waiting"}. activate then deletes the caches
+ *   of every other version.
+ * - message {type: "version"} answers {version} on the message port (for tests and the UI).
+ */
+"use strict";
+
+importScripts("./static/vendor/precache.js");
+
+const PREFIX = "lostcities-";
+const PRECACHE = self.LC_PRECACHE;
+const CACHE = PREFIX + PRECACHE.version;
+const PAGE = new URL("./", self.location).href;
+/* Where each cache keeps the list it was filled from (never a real file of the site). */
+const LIST_KEY = new URL("./__precache-list__.json", self.location).href;
+const JOIN = /^join\/([A-Za-z0-9_-]{1,64})\/?$/;
+
+function absolute(url) {
+  return new URL(url, self.location).href;
+}
+
+/* url -> {hash, cacheName} for every file of the older caches that recorded its list. */
+async function reusableEntries() {
+  const found = new Map();
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(PREFIX) || name === CACHE) continue;
+    const listResponse = await (await caches.open(name)).match(LIST_KEY);
+    if (!listResponse) continue;
+    try {
+      for (const file of (await listResponse.json()).files) {
+        found.set(absolute(file.url), {hash: file.hash, cacheName: name});
+      }
+    } catch (error) {
+      continue; // an unreadable list: download those files again
+    }
+  }
+  return found;
+}
+
+async function precacheFile(cache, file, reusable) {
+  const url = absolute(file.url);
+  const old = reusable.get(url);
+  if (old && old.hash === file.hash) {
+    const response = await (await caches.open(old.cacheName)).match(url);
+    if (response) return cache.put(url, response);
+  }
+  // "no-cache": revalidate with the server, never trust the HTTP cache for a new version.
+  const response = await fetch(url, {cache: "no-cache"});
+  if (!response.ok) throw new Error(`precache ${file.url}: HTTP ${response.status}`);
+  return cache.put(url, response);
+}
+
+async function precache() {
+  const cache = await caches.open(CACHE);
+  const reusable = await reusableEntries();
+  await Promise.all(PRECACHE.files.map((file) => precacheFile(cache, file, reusable)));
+  // Written last: a cache with its list is a complete cache.
+  await cache.put(LIST_KEY, new Response(JSON.stringify(PRECACHE),
+                                         {headers: {"Content-Type": "application/json"}}));
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(precache());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    const names = await caches.keys();
+    await Promise.all(names.filter((name) => name.startsWith(PREFIX) && name !== CACHE)
+                           .map((name) => caches.delete(name)));
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  const type = event.data && event.data.type;
+  if (type === "skip-waiting") {
+    self.skipWaiting();
+  } else if (type === "version" && event.ports[0]) {
+    event.ports[0].postMessage({version: PRECACHE.version});
+  }
+});
+
+async function fromCache(request) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(request, {ignoreSearch: true});
+  return hit || fetch(request);
+}
+
+async function navigate(request) {
+  const scope = self.registration.scope;
+  const inside = request.url.startsWith(scope) ? request.url.slice(scope.length) : null;
+  const path = inside === null ? null : inside.split(/[?#]/, 1)[0];
+  const room = path === null ? null : JOIN.exec(path);
+  if (room) return Response.redirect(`${scope}?room=${encodeURIComponent(room[1])}`, 302);
+  if (path === "" || path === "index.html") {
+    const page = await (await caches.open(CACHE)).match(PAGE);
+    if (page) return page;
+  }
+  return fetch(request);
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith(request.mode === "navigate" ? navigate(request) : fromCache(request));
+});

@@ -1,0 +1,148 @@
+"""scripts/precache.py (the service worker's list) and the web app manifest with its icons."""
+
+from __future__ import annotations
+
+import json
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from precache import PrecacheError, precache_list, write_precache  # noqa: E402
+
+PAGE = """<!doctype html><html><head>
+<link rel="manifest" href="./static/manifest.webmanifest">
+<link rel="icon" href="data:,">
+<script src="https://cdn.example.org/x.js"></script>
+<script defer src="./static/app.js"></script>
+</head><body><script type="py" src="./py/main.py" config="./static/pyscript.json"></script>
+</body></html>"""
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    """A small built site: a page, its references, and a vendor folder."""
+    files = {
+        "index.html": PAGE,
+        "static/manifest.webmanifest": "{}",
+        "static/app.js": "1",
+        "static/pyscript.json": "{}",
+        "static/vendor/pyodide/pyodide.asm.wasm": "wasm",
+        "static/vendor/pyscript/core-AbCd1234.js": "chunk",
+        "static/vendor/.app.zip.123.tmp": "half-written",
+        "py/main.py": "print(1)",
+        "py/unreferenced.py": "x = 1",
+        "sw.js": "worker",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def urls(document: dict[str, object]) -> list[str]:
+    files = document["files"]
+    assert isinstance(files, list)
+    return [entry["url"] for entry in files]
+
+
+def test_the_list_is_the_page_its_local_references_and_everything_under_static(
+    site: Path
+) -> None:
+    assert urls(precache_list(site)) == [
+        "./", "py/main.py", "static/app.js", "static/manifest.webmanifest",
+        "static/pyscript.json", "static/vendor/pyodide/pyodide.asm.wasm",
+        "static/vendor/pyscript/core-AbCd1234.js",
+    ]
+
+
+def test_the_version_changes_with_any_file_and_only_then(site: Path) -> None:
+    first = precache_list(site)
+    assert precache_list(site) == first
+    (site / "py" / "unreferenced.py").write_text("x = 2")  # not part of the page
+    assert precache_list(site)["version"] == first["version"]
+    (site / "static" / "vendor" / "pyodide" / "pyodide.asm.wasm").write_text("wasm2")
+    second = precache_list(site)
+    assert second["version"] != first["version"]
+    pairs = zip(first["files"], second["files"])  # type: ignore[call-overload]
+    assert [a["url"] for a, b in pairs if a["hash"] != b["hash"]] == [
+        "static/vendor/pyodide/pyodide.asm.wasm"]
+
+
+def test_written_list_is_loadable_by_the_worker_and_not_listed_in_itself(site: Path) -> None:
+    document = write_precache(site)
+    text = (site / "static" / "vendor" / "precache.js").read_text()
+    assert text.rstrip().endswith(";")
+    body = text[text.index("self.LC_PRECACHE = ") + len("self.LC_PRECACHE = "):].rstrip("; \n")
+    assert json.loads(body) == document
+    assert write_precache(site) == document  # the list does not list itself
+    assert "static/vendor/precache.js" not in urls(document)
+
+
+def test_a_missing_referenced_file_is_a_clear_error(site: Path) -> None:
+    (site / "static" / "app.js").unlink()
+    with pytest.raises(PrecacheError, match="index.html references static/app.js"):
+        precache_list(site)
+
+
+def test_the_real_site_list_covers_the_runtime_and_every_pyscript_chunk(tmp_path: Path) -> None:
+    vendor = ROOT / "static" / "vendor"
+    if not (vendor / "pyodide" / "pyodide.asm.wasm").is_file():
+        pytest.fail("static/vendor is not built: run python3 scripts/build.py first")
+    listed = set(urls(precache_list(ROOT)))
+    for folder in ("pyodide", "pyscript", "peerjs"):
+        for path in (vendor / folder).iterdir():
+            assert f"static/vendor/{folder}/{path.name}" in listed
+    assert {"./", "static/vendor/app.zip", "static/app.css", "static/config.json",
+            "static/config.js", "static/pyscript.json", "static/sw-register.js",
+            "static/manifest.webmanifest", "py/webui/main.py"} <= listed
+    assert "sw.js" not in listed  # the browser fetches the worker itself
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", path
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_manifest_makes_the_app_installable_with_192_and_512_icons_any_and_maskable() -> None:
+    manifest_path = ROOT / "static" / "manifest.webmanifest"
+    manifest = json.loads(manifest_path.read_text())
+    for key in ("id", "name", "short_name", "start_url", "scope", "theme_color",
+                "background_color"):
+        assert isinstance(manifest[key], str) and manifest[key], key
+    assert manifest["display"] == "standalone"
+    # start_url and scope are relative to the manifest (static/): both must be the site root.
+    site_root = (manifest_path.parent / manifest["start_url"]).resolve()
+    assert site_root == ROOT.resolve()
+    assert (manifest_path.parent / manifest["scope"]).resolve() == ROOT.resolve()
+    seen = set()
+    for icon in manifest["icons"]:
+        path = manifest_path.parent / icon["src"]
+        width, height = png_size(path)
+        assert icon["sizes"] == f"{width}x{height}" and icon["type"] == "image/png"
+        seen.add((width, icon.get("purpose", "any")))
+    assert {(192, "any"), (512, "any"), (192, "maskable"), (512, "maskable")} <= seen
+
+
+def test_the_page_links_the_manifest_theme_colour_and_worker_registration() -> None:
+    page = (ROOT / "index.html").read_text()
+    manifest = json.loads((ROOT / "static" / "manifest.webmanifest").read_text())
+    assert '<link rel="manifest" href="./static/manifest.webmanifest">' in page
+    assert f'<meta name="theme-color" content="{manifest["theme_color"]}">' in page
+    assert '<script defer src="./static/sw-register.js"></script>' in page
+
+
+def test_icon_script_writes_valid_pngs(tmp_path: Path) -> None:
+    import make_icons
+
+    data = make_icons.png_bytes(2, 1, [b"\xff\x00\x00\xff\x00\x00\xff\x80"])
+    (tmp_path / "x.png").write_bytes(data)
+    assert png_size(tmp_path / "x.png") == (2, 1)
+    assert set(make_icons.icon_names()) == {p.name for p in (ROOT / "static" / "icons").glob(
+        "*.png")}
