@@ -31,7 +31,7 @@ MAX_MESSAGE_BYTES: Final = 4096
 MAX_DEPTH: Final = 8
 """Deepest accepted nesting of JSON arrays and objects in a client message."""
 
-MAX_HOST_MESSAGE_BYTES: Final = 1 << 20
+MAX_HOST_MESSAGE_BYTES: Final = 256 * 1024
 """Largest host message a client accepts (a view with a long log is some 20 KB)."""
 
 MAX_HOST_DEPTH: Final = 16
@@ -212,7 +212,7 @@ HOST_TYPES: Final[Mapping[str, Mapping[str, tuple[Check, bool]]]] = {
 # ---- parsing ---------------------------------------------------------------------------------
 
 
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _INNERMOST = re.compile(r"[\[{][\]}]")
 
