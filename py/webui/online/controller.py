@@ -1,0 +1,400 @@
+"""The online part of the page (Pyodide only): lobby, waiting room, the match and its badge.
+
+The page (webui/main.py) asks `OnlineController` for the screen while `active`, and hands it
+every click first (`handle`). The host's match is saved to localStorage after every move and
+its room re-registered on reload; the guest's room, seat and token are saved so that reopening
+the page (or joining the same code again) takes its seat back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
+
+from lostcities import Options
+from webui.online.codes import code_from_query, join_link, new_code, normalize_code
+from webui.online.guestside import OnlineGuest
+from webui.online.hostside import OnlineHost, new_token
+from webui.online.net import GuestNet, HostNet, now
+from webui.online.screens import (
+    qr_svg, render_guest_waiting, render_host_waiting, render_lobby, status_bar,
+)
+from webui.online.text import t
+from webui.session import TABLE_ACTIONS, Session
+from webui.setup import Setup
+
+HOST_KEY = "lostcities-online-host"
+GUEST_KEY = "lostcities-online-guest"
+ACTIONS = ("create-room", "join-room", "leave-room", "share-room", "copy-link", "reload")
+"""The ``data-action`` values of the online screens."""
+
+
+def qr_matrix(text: str) -> list[list[bool]]:
+    """The QR code of `text` (window.qrcode from npm qrcode-generator), as dark/light rows."""
+    qr = js.qrcode(0, "M")
+    qr.addData(text)
+    qr.make()
+    size = int(qr.getModuleCount())
+    return [[bool(qr.isDark(r, c)) for c in range(size)] for r in range(size)]
+
+
+def _load(key: str) -> Any:
+    text = js.localStorage.getItem(key)
+    if not isinstance(text, str):  # null arrives as JsNull in Pyodide 314, not None
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _store(key: str, doc: dict[str, Any]) -> None:
+    js.localStorage.setItem(key, json.dumps(doc))
+
+
+def _field(name: str) -> str:
+    element = js.document.querySelector(f'[data-field="{name}"]')
+    return "" if element is None or element is jsnull else str(element.value)
+
+
+class OnlineController:
+    """Everything online on this page. `phase`: off, lobby, host or guest."""
+
+    def __init__(self, rerender: Callable[[], None], on_leave: Callable[[], None]) -> None:
+        self.phase = "off"
+        self.setup: Setup | None = None
+        self.host: OnlineHost | None = None
+        self.guest: OnlineGuest | None = None
+        self.session: Session | None = None
+        self.lobby_code = ""
+        self.lobby_name = ""
+        self.error: str | None = None
+        self.notice: str | None = None
+        self.broker_ok: bool | None = None
+        self._config: dict[str, Any] | None = None
+        self._host_net: HostNet | None = None
+        self._guest_net: GuestNet | None = None
+        self._rerender = rerender
+        self._on_leave = on_leave
+        self._shown_state: str | None = None
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._proxies = [create_proxy(self._tick), create_proxy(self._network_event),
+                         create_proxy(self._page_hide)]
+        js.setInterval(self._proxies[0], 1000)
+        js.addEventListener("online", self._proxies[1])
+        js.addEventListener("offline", self._proxies[1])
+        js.addEventListener("pagehide", self._proxies[2])
+
+    # ---- what the page asks ------------------------------------------------------------------
+
+    @property
+    def active(self) -> bool:
+        """Whether the page shows an online screen (lobby, waiting room or online match)."""
+        return self.phase != "off"
+
+    def resume(self) -> bool:
+        """At boot: take back a saved room (host), a saved seat (guest), or open the lobby
+        of a join link (``?room=CODE``). False when there is nothing online to resume."""
+        host_doc, guest_doc = _load(HOST_KEY), _load(GUEST_KEY)
+        if host_doc is not None:
+            try:
+                self._start_host(OnlineHost.from_json(host_doc, now()), fresh=False)
+                return True
+            except ValueError:
+                js.localStorage.removeItem(HOST_KEY)
+        link_code = code_from_query(str(js.location.search))
+        if guest_doc is not None:
+            try:
+                guest = OnlineGuest.from_json(guest_doc, now())
+            except ValueError:
+                js.localStorage.removeItem(GUEST_KEY)
+            else:
+                if link_code is None or _same_code(link_code, guest.code):
+                    self._start_guest(guest)
+                    return True
+        if link_code is not None:
+            self.open_lobby(None, link_code)
+            return True
+        return False
+
+    def open_lobby(self, setup: Setup | None, code: str = "") -> None:
+        """Show the lobby; `setup` holds the options a room created here will use."""
+        self.phase, self.setup, self.error = "lobby", setup, None
+        self.lobby_code = code
+        if setup is not None and not self.lobby_name:
+            self.lobby_name = setup.names[0]
+        self._spawn(self._probe_broker())
+        self._rerender()
+
+    def render(self, lang: str) -> tuple[str, str]:
+        """(``data-screen``, HTML) of the online screen to show now."""
+        if self.phase == "lobby":
+            if _field("room-code") or _field("guest-name"):
+                self.lobby_code, self.lobby_name = _field("room-code"), _field("guest-name")
+            return "lobby", render_lobby(lang, code=self.lobby_code, name=self.lobby_name,
+                                         notice=self._network_notice(lang), error=self.error)
+        if self.phase == "host":
+            return self._render_host(lang)
+        return self._render_guest(lang)
+
+    def handle(self, action: str, data: dict[str, str]) -> bool:
+        """Carry out a click while `active`; False if the page should handle it instead."""
+        if action in TABLE_ACTIONS and self.session is not None:
+            self.session.handle(action, data)
+        elif action == "create-room":
+            self._spawn(self._create_room())
+        elif action == "join-room":
+            self._join(_field("room-code"), _field("guest-name"))
+        elif action == "leave-room":
+            self.leave()
+            self._on_leave()
+            return True
+        elif action == "share-room" and self.host is not None:
+            self._share()
+        elif action == "copy-link" and self.host is not None:
+            js.navigator.clipboard.writeText(join_link(str(js.location.href), self.host.code))
+            self.notice = "copied"
+        elif action == "reload":
+            js.location.reload()
+        elif action == "new-match":
+            self.leave()
+            return False
+        else:
+            return False
+        self._rerender()
+        return True
+
+    def leave(self) -> None:
+        """Close the room or seat and forget it (the opponent sees the connection go)."""
+        self._hang_up()
+        js.localStorage.removeItem(HOST_KEY)
+        js.localStorage.removeItem(GUEST_KEY)
+        self.phase, self.host, self.guest, self.session = "off", None, None, None
+        self.error = self.notice = None
+
+    # ---- host --------------------------------------------------------------------------------
+
+    async def _create_room(self) -> None:
+        config = await self._get_config()
+        if config is None or self.phase != "lobby":
+            return
+        setup = self.setup
+        options = setup.options if setup is not None else Options()
+        first = setup.first_player if setup is not None else 0
+        name = (setup.names[0] if setup is not None else "") or self.lobby_name or "Host"
+        self.phase, self.error, self.notice = "host", None, None
+
+        def room_open(code: str) -> None:
+            self._start_host(OnlineHost.create(code, options, first, name, now()), fresh=True)
+
+        self._host_net = HostNet(config, new_code(), True, room_open, self._rerender)
+        self._rerender()
+
+    def _start_host(self, host: OnlineHost, fresh: bool) -> None:
+        self.phase, self.host = "host", host
+        host.set_on_save(lambda doc: _store(HOST_KEY, doc))
+        host.set_on_change(self._host_changed)
+        js.localStorage.removeItem(GUEST_KEY)
+        _store(HOST_KEY, host.to_json())
+        if host.has_match:
+            self.session = Session(host)
+        if fresh and self._host_net is not None:
+            self._host_net.host = host
+        else:
+            self._spawn(self._reopen_room(host))
+        self._rerender()
+
+    async def _reopen_room(self, host: OnlineHost) -> None:
+        config = await self._get_config()
+        if config is not None and self.host is host:
+            self._host_net = HostNet(config, host.code, False, lambda _code: None,
+                                     self._rerender)
+            self._host_net.host = host
+
+    def _host_changed(self) -> None:
+        if self.host is not None and self.host.has_match and self.session is None:
+            self.session = Session(self.host)
+        self._rerender()
+
+    def _render_host(self, lang: str) -> tuple[str, str]:
+        host, net = self.host, self._host_net
+        if self.session is not None and host is not None:
+            screen, html = self.session.render(lang)
+            state = host.connection(now()) or "reconnecting"
+            self._shown_state = state
+            return screen, status_bar(lang, state, host.guest_name, host.code) + html
+        notice = None
+        if net is not None and net.status is not None:
+            notice = self._net_notice(lang, net.status)
+        elif self.notice == "copied":
+            notice = t(lang, "waiting.copied")
+        if host is None:
+            return "waiting", render_host_waiting(lang, None, None, "", False, notice)
+        link = join_link(str(js.location.href), host.code)
+        qr = qr_svg(qr_matrix(link), t(lang, "waiting.qr"))
+        can_share = bool(getattr(js.navigator, "share", None))
+        return "waiting", render_host_waiting(lang, host.code, link, qr, can_share, notice)
+
+    def _share(self) -> None:
+        assert self.host is not None
+        link = join_link(str(js.location.href), self.host.code)
+        data = js.Object.fromEntries([["title", "Lost Cities"], ["url", link],
+                                      ["text", f"Lost Cities: room {self.host.code}"]])
+        promise = js.navigator.share(data)
+        promise.catch(create_proxy(lambda _err: None))  # the player closed the share sheet
+
+    # ---- guest -------------------------------------------------------------------------------
+
+    def _join(self, raw_code: str, raw_name: str) -> None:
+        self.lobby_code, self.lobby_name = raw_code, raw_name
+        try:
+            code = normalize_code(raw_code)
+        except ValueError as exc:
+            self.error = t("en", "lobby.badcode", reason=str(exc))
+            return
+        name = " ".join(raw_name.split())[:20] or "Guest"
+        saved = _load(GUEST_KEY)
+        token = new_token()
+        if isinstance(saved, dict) and saved.get("code") == code:
+            try:  # joining the same room again: take back the same seat
+                token = OnlineGuest.from_json(saved, now()).token
+            except ValueError:
+                pass
+        self._start_guest(OnlineGuest(code, token, name, now()))
+
+    def _start_guest(self, guest: OnlineGuest) -> None:
+        self.phase, self.guest, self.error = "guest", guest, None
+        js.localStorage.removeItem(HOST_KEY)
+        _store(GUEST_KEY, guest.to_json())
+        guest.set_on_change(self._guest_changed)
+        self._spawn(self._dial(guest))
+
+    async def _dial(self, guest: OnlineGuest) -> None:
+        config = await self._get_config()
+        if config is not None and self.guest is guest:
+            self._guest_net = GuestNet(config, guest, self._rerender)
+        self._rerender()
+
+    def _guest_changed(self) -> None:
+        guest = self.guest
+        if guest is None:
+            return
+        if guest.refused:
+            js.localStorage.removeItem(GUEST_KEY)
+        elif guest.has_match:
+            if self.session is None:
+                self.session = Session(guest)
+            _store(GUEST_KEY, guest.to_json())
+        self._rerender()
+
+    def _render_guest(self, lang: str) -> tuple[str, str]:
+        guest, net = self.guest, self._guest_net
+        assert guest is not None
+        if self.session is not None and guest.has_match:
+            screen, html = self.session.render(lang)
+            state = guest.connection(now())
+            self._shown_state = state
+            host_name = guest.view()["names"][1 - guest.seat]
+            bar = status_bar(lang, state, host_name, guest.code, guest.error,
+                             guest.reload_needed)
+            return screen, bar + html
+        notice = None
+        if guest.refused or guest.reload_needed:
+            notice = guest.refused or guest.reload_needed
+        elif net is not None and net.status is not None:
+            notice = self._net_notice(lang, net.status, guest.code)
+        return "waiting", render_guest_waiting(lang, guest.code, notice, guest.error)
+
+    # ---- network -----------------------------------------------------------------------------
+
+    def _net_notice(self, lang: str, status: str, code: str = "") -> str:
+        if status == "broker":
+            return self._broker_text(lang)
+        key = {"taken": "waiting.host.taken", "held": "waiting.host.held",
+               "noroom": "waiting.guest.noroom"}[status]
+        return t(lang, key, code=code)
+
+    def _broker_text(self, lang: str) -> str:
+        peer = (self._config or {}).get("peer", {})
+        return t(lang, "lobby.nobroker", broker=f"{peer.get('host', '?')}:{peer.get('port', '')}")
+
+    def _network_notice(self, lang: str) -> str | None:
+        if not js.navigator.onLine:
+            return t(lang, "lobby.offline")
+        if self.broker_ok is False:
+            return self._broker_text(lang)
+        return None
+
+    async def _get_config(self) -> dict[str, Any] | None:
+        if self._config is None:
+            try:
+                self._config = (await js.LC_CONFIG).to_py()
+            except Exception as exc:  # noqa: BLE001 - a malformed config or URL parameter
+                self.error = str(getattr(exc, "message", exc))
+                self._rerender()
+                return None
+        return self._config
+
+    async def _probe_broker(self) -> None:
+        """Whether the broker answers at all (no-cors: any HTTP answer counts)."""
+        config = await self._get_config()
+        if config is None:
+            return
+        peer = config["peer"]
+        scheme = "https" if peer["secure"] else "http"
+        url = f"{scheme}://{peer['host']}:{peer['port']}{peer['path']}"
+        options = js.Object.fromEntries([["mode", "no-cors"], ["cache", "no-store"]])
+        try:
+            await js.fetch(url, options)
+            ok = True
+        except Exception:  # noqa: BLE001 - fetch rejects when the host can't be reached
+            ok = False
+        if ok != self.broker_ok:
+            self.broker_ok = ok
+            if self.phase == "lobby":
+                self._rerender()
+
+    def _network_event(self, _event: Any) -> None:
+        if self.phase == "lobby":
+            self._spawn(self._probe_broker())
+            self._rerender()
+
+    def _tick(self) -> None:
+        if self._guest_net is not None:
+            self._guest_net.tick()
+        state = None
+        if self.session is not None:
+            if self.host is not None:
+                state = self.host.connection(now())
+            elif self.guest is not None:
+                state = self.guest.connection(now())
+        if state is not None and state != self._shown_state:
+            self._rerender()
+
+    def _page_hide(self, _event: Any) -> None:
+        """Leaving the page: hang up at once so the opponent sees it (saves are kept)."""
+        self._hang_up()
+
+    def _hang_up(self) -> None:
+        if self._host_net is not None:
+            self._host_net.close()
+        if self._guest_net is not None:
+            self._guest_net.close()
+        self._host_net = self._guest_net = None
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def _same_code(raw: str, code: str) -> bool:
+    try:
+        return normalize_code(raw) == code
+    except ValueError:
+        return False
