@@ -174,26 +174,3 @@ def test_serve_writes_one_ascii_line_per_message() -> None:
     assert all(line.isascii() for line in lines)
     assert json.loads(lines[1])["view"]["names"] == ["Zoë", "Ñandú"]
 
-
-def test_the_session_in_docs_protocol_md_is_what_the_command_answers() -> None:
-    doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
-    session = doc.split("### A session", 1)[1].split("```", 2)[1]
-    pairs: list[tuple[str, str]] = []
-    for line in session.splitlines():
-        if line.startswith("  …"):
-            break  # the rest of the session is summarised
-        if line.startswith("> "):
-            pairs.append((line[2:], ""))
-        elif line.startswith("< "):
-            pairs[-1] = (pairs[-1][0], line[2:])
-    assert len(pairs) >= 10 and all(reply for _, reply in pairs)
-    stdin = io.BytesIO("".join(request + "\n" for request, _ in pairs).encode())
-    stdout = io.StringIO()
-    serve(stdin, stdout)
-    answers = stdout.getvalue().splitlines()
-    assert len(answers) == len(pairs)
-    for (request, shown), answer in zip(pairs, answers):
-        if "…" in shown:  # shortened in the doc: the shown beginning must match
-            assert answer.startswith(shown.split("…")[0]), (request, answer[:200])
-        else:
-            assert answer == shown, request
