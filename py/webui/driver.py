@@ -1,0 +1,107 @@
+"""Drivers: what the table talks to. The table renders `seat.view()` and sends `seat.submit(move)`.
+
+`Seat` is the interface every driver implements: `LocalMatch` (pass-and-play, here), and later a
+bot driver and the online host and guest. The table never touches engine states itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import lostcities
+
+View = dict[str, Any]
+Move = dict[str, Any]
+
+
+class Seat(Protocol):
+    """A match as one device sees it.
+
+    - ``local_players``: the players who sit at this device (both for pass-and-play, one for a
+      bot or online match). With two, the table shows a hand-off screen between their turns.
+    - ``view()``: the current view (architecture.md) for the local player who should see the
+      table now.
+    - ``submit(move)``: send a move (move JSON); returns None when accepted, else a message
+      for the player (and nothing changes).
+    - ``set_on_change(callback)``: `callback()` runs whenever the view changes by something
+      other than `submit` (a bot's move, a message from the peer).
+    """
+
+    local_players: frozenset[int]
+
+    def view(self) -> View:
+        """The current view for the local seat."""
+        ...
+
+    def submit(self, move: Move) -> str | None:
+        """Apply `move`; None if accepted, else a player-readable refusal."""
+        ...
+
+    def set_on_change(self, callback: Callable[[], None]) -> None:
+        """Register the callback run on changes that `submit` did not cause."""
+        ...
+
+
+class LocalMatch:
+    """Pass-and-play: both players at this device. Holds the engine state and applies moves.
+
+    The seat whose view is shown is the player to act; at round end and match end (nobody to
+    act) it stays the last player who acted.
+    """
+
+    local_players: frozenset[int] = frozenset({0, 1})
+
+    def __init__(self, state: lostcities.State) -> None:
+        self._state = state
+        self._seat = state.to_act if state.to_act is not None else 0
+        self._on_change: Callable[[], None] | None = None
+
+    @classmethod
+    def new(cls, options: lostcities.Options, seed: int, first_player: int,
+            names: tuple[str, str]) -> LocalMatch:
+        """A new match (raises ValueError on bad arguments)."""
+        return cls(lostcities.new_match(options, seed=seed, first_player=first_player,
+                                        names=names))
+
+    @property
+    def seat(self) -> int:
+        """The player whose view is shown now."""
+        return self._seat
+
+    def view(self) -> View:
+        """The view of the player to act (or the last one, when nobody is to act)."""
+        return lostcities.view(self._state, self._seat)
+
+    def submit(self, move: Move) -> str | None:
+        """Apply a move JSON; None if accepted, else the engine's reason (state unchanged)."""
+        try:
+            parsed = lostcities.move_from_json(move)
+            self._state = lostcities.apply(self._state, parsed)
+        except ValueError as exc:  # IllegalMove is a ValueError; so is a malformed move
+            return str(exc)
+        if self._state.to_act is not None:
+            self._seat = self._state.to_act
+        return None
+
+    def set_on_change(self, callback: Callable[[], None]) -> None:
+        """Kept for the interface: a pass-and-play match changes only through `submit`."""
+        self._on_change = callback
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole match (engine state and seat), JSON-ready, for the browser's storage."""
+        return {"state": lostcities.state_to_json(self._state), "seat": self._seat}
+
+    @classmethod
+    def from_json(cls, data: object) -> LocalMatch:
+        """Rebuild from `to_json`; raises ValueError (CorruptSave included) on a bad document."""
+        if not isinstance(data, dict):
+            raise ValueError("the match is not an object")
+        match = cls(lostcities.state_from_json(data.get("state")))
+        seat = data.get("seat")
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise ValueError("bad seat")
+        if match._state.to_act is not None and seat != match._state.to_act:
+            raise ValueError("the seat is not the player to act")
+        match._seat = seat
+        return match

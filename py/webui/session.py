@@ -1,0 +1,131 @@
+"""A match at the table: a driver (`Seat`) plus the UI state, turning button actions into moves.
+
+Browser-free: `handle(action, data)` takes what a clicked button carries (``data-action`` and its
+other ``data-*``), and `render(lang)` gives the screen name and HTML. The save document is the
+driver's JSON plus the UI state, so a reload resumes exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from webui.driver import LocalMatch, Seat
+from webui.screens import render_screen, screen_name
+from webui.uistate import UiState
+
+SAVE_APP = "lostcities-webui"
+SAVE_VERSION = 1
+
+MOVE_ACTIONS = ("play", "discard", "draw", "undo", "radio", "airlift", "sabotage",
+                "pick-job", "next-round")
+TABLE_ACTIONS = (*MOVE_ACTIONS, "select", "ready", "cancel", "dismiss-mixup")
+"""The ``data-action`` values a Session handles; the page handles the others."""
+
+
+class Session:
+    """One match on this device: the seat, the UI state, and the last refusal."""
+
+    def __init__(self, seat: Seat, ui: UiState | None = None) -> None:
+        self.seat = seat
+        self.ui = ui if ui is not None else UiState(handoff=len(seat.local_players) > 1)
+
+    def view(self) -> dict[str, Any]:
+        """The current view of the local seat."""
+        return self.seat.view()
+
+    def screen(self) -> str:
+        """The ``data-screen`` to show now."""
+        return screen_name(self.view(), self.ui)
+
+    def render(self, lang: str) -> tuple[str, str]:
+        """(screen name, HTML) for the current view."""
+        view = self.view()
+        return screen_name(view, self.ui), render_screen(view, self.ui, lang)
+
+    def handle(self, action: str, data: dict[str, str]) -> None:
+        """Carry out a table action; a refused move leaves its reason in `ui.message`.
+
+        Raises ValueError for an action the table does not know.
+        """
+        if action not in TABLE_ACTIONS:
+            raise ValueError(f"unknown table action {action!r}")
+        ui, view = self.ui, self.view()
+        if action == "select":
+            card = data.get("card")
+            ui.selected = None if card == ui.selected or card not in view.get("hand", []) else card
+            ui.message, ui.sabotage_menu = None, False
+        elif action == "ready":
+            ui.handoff = False
+            if view.get("to_act") is not None and view["to_act"] not in ui.jobs_seen:
+                if all(j is not None for j in view.get("jobs") or [None]):
+                    ui.jobs_seen.append(view["to_act"])
+        elif action == "cancel":
+            ui.sabotage_menu = False
+        elif action == "dismiss-mixup":
+            if view["player"] not in ui.mixup_seen:
+                ui.mixup_seen.append(view["player"])
+        elif action == "sabotage" and "colour" not in data:
+            ui.sabotage_menu = not ui.sabotage_menu
+            ui.message = None
+        else:
+            move = self._move(action, data)
+            if move is not None:
+                self._submit(move)
+
+    def _move(self, action: str, data: dict[str, str]) -> dict[str, Any] | None:
+        if action in ("play", "discard"):
+            if self.ui.selected is None:
+                return None
+            return {"type": action, "card": self.ui.selected}
+        if action == "draw":
+            return {"type": "draw", "source": data.get("source", "")}
+        if action == "sabotage":
+            return {"type": "sabotage", "colour": data.get("colour", "")}
+        if action == "pick-job":
+            return {"type": "pick-job", "job": data.get("job", "")}
+        return {"type": action}
+
+    def _submit(self, move: dict[str, Any]) -> None:
+        before = self.view().get("to_act")
+        refusal = self.seat.submit(move)
+        ui = self.ui
+        if refusal is not None:
+            ui.message = refusal
+            return
+        ui.message, ui.sabotage_menu = None, False
+        after = self.view()
+        if move["type"] in ("play", "discard"):
+            ui.selected = None
+        elif move["type"] == "undo":
+            ui.selected = None
+        to_act = after.get("to_act")
+        if after.get("phase") in ("round-end", "match-end"):
+            ui.handoff = False
+        elif len(self.seat.local_players) > 1 and to_act is not None and to_act != before:
+            ui.handoff = True
+            ui.selected = None
+        if move["type"] == "next-round":
+            ui.mixup_seen = []
+
+    # -- saving ---------------------------------------------------------------------------
+
+    def save_text(self) -> str:
+        """The save document (JSON text) for the browser's storage."""
+        if not isinstance(self.seat, LocalMatch):
+            raise TypeError("only a pass-and-play match is saved on this device")
+        return json.dumps({"app": SAVE_APP, "version": SAVE_VERSION,
+                           "match": self.seat.to_json(), "ui": self.ui.to_json()})
+
+    @classmethod
+    def from_save_text(cls, text: str) -> Session:
+        """Resume from `save_text` output; raises ValueError saying what is wrong."""
+        try:
+            doc = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"not JSON ({exc})") from None
+        if not isinstance(doc, dict) or doc.get("app") != SAVE_APP:
+            raise ValueError("not a saved match of this app")
+        if doc.get("version") != SAVE_VERSION:
+            raise ValueError(f"save version {doc.get('version')!r} is not supported")
+        return cls(LocalMatch.from_json(doc.get("match")), UiState.from_json(doc.get("ui")))

@@ -1,0 +1,214 @@
+"""The table without a browser: real engine, real rendering, moves taken only from the buttons.
+
+A "click-bot" reads the enabled buttons of the rendered HTML (their data-* hooks) and hands them
+to the Session, exactly as the page's click handler does.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from html import unescape
+
+import pytest
+
+from lostcities import Options
+from webui.driver import LocalMatch
+from webui.session import Session
+from webui.setup import parse_setup
+
+ALL_ON = Options(rounds=3, sixth_colour=True, jobs=True, skills=True, objectives=True,
+                 mixups=True)
+PAGE_ACTIONS = {"rules", "lang", "abandon", "new-match"}
+
+
+TAG = re.compile(r"<([a-z0-9]+)((?:\s+[a-z-]+(?:=\"[^\"]*\")?)*)\s*/?>")
+ATTR = re.compile(r'([a-z-]+)(?:="([^"]*)")?')
+
+
+class Elements:
+    """Every start tag with its attributes, in document order (our HTML is regular)."""
+
+    def __init__(self, html: str) -> None:
+        self.tags: list[tuple[str, dict[str, str | None]]] = [
+            (m.group(1), {k: (unescape(v) if v else None) for k, v in ATTR.findall(m.group(2))})
+            for m in TAG.finditer(html)
+        ]
+
+    def buttons(self, enabled: bool = True) -> list[dict[str, str | None]]:
+        return [a for t, a in self.tags if t == "button" and ("disabled" not in a) == enabled]
+
+
+def data_of(button: dict[str, str | None]) -> dict[str, str]:
+    return {k[5:]: v or "" for k, v in button.items() if k.startswith("data-")}
+
+
+def new_session(options: Options = Options(), seed: int = 1) -> Session:
+    return Session(LocalMatch.new(options, seed, 0, ("Ana", "Ben")))
+
+
+def click_bot_step(session: Session, rng: random.Random, html: str | None = None) -> str:
+    """Click one enabled game button, as a player would: mostly moving the game on, with a
+    skill or an undo now and then."""
+    if html is None:
+        html = session.render("en")[1]
+    buttons = [data_of(b) for b in Elements(html).buttons()]
+    choices = [b for b in buttons if b["action"] not in PAGE_ACTIONS | {"cancel"}]
+    assert choices, "no enabled button"
+    by_action: dict[str, list[dict[str, str]]] = {}
+    for b in choices:
+        by_action.setdefault(b["action"], []).append(b)
+    extras = [b for b in choices if b["action"] in ("undo", "radio", "airlift", "sabotage")]
+    if extras and rng.random() < 0.08:
+        pool = extras
+    elif session.ui.selected and ("play" in by_action or "discard" in by_action):
+        pool = by_action.get("play", []) + by_action.get("discard", [])
+    elif "draw" in by_action and rng.random() < 0.8:  # keep the deck running down
+        pool = [b for b in by_action["draw"] if b.get("source") == "deck"] or by_action["draw"]
+    else:
+        pool = [b for b in choices if b not in extras] or choices
+    pick = dict(rng.choice(pool))
+    action = pick.pop("action")
+    session.handle(action, pick)
+    return action
+
+
+@pytest.mark.parametrize("options", [Options(), ALL_ON], ids=["plain", "all-options"])
+def test_a_whole_match_by_buttons_only(options: Options) -> None:
+    rng = random.Random(7)
+    session = new_session(options, seed=11)
+    steps = 0
+    screens = []
+    for _ in range(20_000):
+        view = session.view()
+        screen, html = session.render(rng.choice(["en", "es"]))
+        screens.append(screen)
+        if screen == "match-end":
+            break
+        steps += 1
+        if screen == "turn":
+            tags = Elements(html).tags
+            hand = [a["data-card"] for t, a in tags if a.get("data-action") == "select"]
+            assert sorted(hand) == sorted(view["hand"])  # own hand only, every card shown
+        before = view["to_act"]
+        action = click_bot_step(session, rng, html)
+        assert session.ui.message is None, f"an offered {action} was refused"
+        after = session.view()
+        if after["phase"] in ("play", "jobs", "draw") and after["to_act"] != before:
+            assert session.screen() == "handoff"
+    else:
+        pytest.fail("the match did not end")
+    assert screens.count("round-end") == 2
+    assert "handoff" in screens
+    if options.jobs:
+        assert "jobs" in screens
+    view = session.view()
+    html = session.render("en")[1]
+    for p in (0, 1):
+        assert f'data-total data-player="{p}">{view["totals"][p]}<' in html
+        assert sum(r[p] for r in view["round_scores"]) == view["totals"][p]
+
+
+def test_a_saved_match_resumes_identical_at_every_step() -> None:
+    rng = random.Random(3)
+    session = new_session(ALL_ON, seed=5)
+    for _ in range(300):
+        click_bot_step(session, rng)
+        text = session.save_text()
+        resumed = Session.from_save_text(text)
+        assert resumed.render("es") == session.render("es")
+        assert json.loads(resumed.save_text()) == json.loads(text)
+
+
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda doc: "not json at all",
+        lambda doc: json.dumps({**doc, "app": "other"}),
+        lambda doc: json.dumps({**doc, "version": 99}),
+        lambda doc: json.dumps({**doc, "match": {**doc["match"], "state": {"format": "x"}}}),
+        lambda doc: json.dumps({**doc, "match": {**doc["match"], "seat": 1}}),
+        lambda doc: json.dumps({**doc, "ui": {"handoff": "yes"}}),
+    ],
+    ids=["not-json", "foreign", "version", "state", "seat", "ui"],
+)
+def test_a_corrupt_save_is_refused_with_a_reason(mangle: object) -> None:
+    session = new_session()
+    session.handle("ready", {})
+    doc = json.loads(session.save_text())
+    assert doc["match"]["seat"] == 0
+    with pytest.raises(ValueError):
+        Session.from_save_text(mangle(doc))  # type: ignore[operator]
+
+
+def test_names_are_escaped() -> None:
+    session = Session(LocalMatch.new(Options(), 1, 0, ("<img src=x>", 'Ben"&')))
+    for _ in range(3):
+        html = session.render("en")[1]
+        assert "<img src=x>" not in html and 'Ben"&' not in html
+        session.handle("ready", {})
+    assert "&lt;img src=x&gt;" in session.render("en")[1]
+
+
+def test_handoff_hides_both_hands_until_ready() -> None:
+    session = new_session()
+    screen, html = session.render("en")
+    assert screen == "handoff"
+    assert "data-card" not in html
+    assert 'data-action="ready"' in html
+    session.handle("ready", {})
+    assert session.screen() == "turn"
+
+
+def _turn_with_blocked_card(seed: int) -> tuple[Session, str]:
+    """Play a match until the player to act holds a card that cannot follow their expedition."""
+    rng = random.Random(seed)
+    session = new_session(seed=seed)
+    for _ in range(3000):
+        view = session.view()
+        if session.screen() == "turn" and view["phase"] == "play":
+            for card in view["hand"]:
+                if {"type": "play", "card": card} not in view["legal_moves"]:
+                    return session, card
+        click_bot_step(session, rng)
+    raise AssertionError("no blocked card found")
+
+
+def test_an_illegal_play_is_not_offered_and_says_why() -> None:
+    session, card = _turn_with_blocked_card(2)
+    session.handle("select", {"card": card})
+    html = session.render("en")[1]
+    tags = Elements(html).tags
+    play = next(a for t, a in tags if a.get("data-action") == "play")
+    discard = next(a for t, a in tags if a.get("data-action") == "discard")
+    assert "disabled" in play and "disabled" not in discard
+    assert "can&#x27;t follow" in html or "can't follow" in html or "handshake can" in html
+
+
+def test_discarding_locks_that_pile_and_undo_takes_it_back() -> None:
+    session = new_session(seed=4)
+    session.handle("ready", {})
+    view = session.view()
+    card = view["hand"][0]
+    session.handle("select", {"card": card})
+    session.handle("discard", {})
+    html = session.render("en")[1]
+    pile = next(a for t, a in Elements(html).tags
+                if a.get("data-action") == "draw" and a.get("data-source") == card[0])
+    assert "disabled" in pile and "Locked" in (pile.get("aria-label") or "")
+    session.handle("undo", {})
+    assert sorted(session.view()["hand"]) == sorted(view["hand"])
+    assert session.view()["phase"] == "play"
+
+
+def test_setup_form_values_become_options() -> None:
+    setup = parse_setup({"name1": "  Ana   María ", "name2": "", "rounds": "5",
+                         "starts": "random", "jobs": True, "mixups": True}, "es")
+    assert setup.names == ("Ana María", "Jugador 2")
+    assert setup.options == Options(rounds=5, jobs=True, mixups=True)
+    assert setup.first_player is None
+    with pytest.raises(ValueError):
+        parse_setup({"rounds": "6"}, "en")
+    with pytest.raises(ValueError):
+        parse_setup({"starts": "2"}, "en")

@@ -1,0 +1,62 @@
+"""The catalogue, card names and hand sorting of the browser UI (pure Python, no browser)."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from webui.cards import card_name, parse_card, sort_hand
+from webui.i18n import LANGUAGES, MESSAGES, RULES_SECTIONS, pick_language, t
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_message_has_both_languages_with_the_same_placeholders() -> None:
+    for key, (english, spanish) in MESSAGES.items():
+        assert english.strip() and spanish.strip(), key
+        assert _fields(english) == _fields(spanish), key
+
+
+def test_rules_page_keys_exist_and_carry_the_credits() -> None:
+    for heading, paragraphs in RULES_SECTIONS:
+        for key in (heading, *paragraphs):
+            assert key in MESSAGES
+    for lang in LANGUAGES:
+        credits = t(lang, "rules.credits")
+        assert "Reiner Knizia" in credits and "Kosmos" in credits
+
+
+@pytest.mark.parametrize(
+    ("tag", "lang"),
+    [("es-AR", "es"), ("es", "es"), ("ES_es", "es"), ("en-GB", "en"), ("fr-FR", "en"),
+     ("", "en"), (None, "en")],
+)
+def test_language_follows_the_browser(tag: str | None, lang: str) -> None:
+    assert pick_language(tag) == lang
+
+
+def test_accessible_card_names() -> None:
+    assert card_name("en", "R7") == "Red 7"
+    assert card_name("es", "R7") == "Rojo 7"
+    assert card_name("en", "RH") == "Red handshake"
+    assert card_name("es", "WH") == "Apretón de manos blanco"
+    assert card_name("en", "P10") == "Purple 10"
+
+
+def test_unknown_key_is_an_error() -> None:
+    with pytest.raises(KeyError):
+        t("en", "no.such.key")
+
+
+def test_hand_is_sorted_by_colour_then_handshakes_then_numbers() -> None:
+    hand = ["R7", "Y10", "B3", "YH", "Y2", "RH", "P4", "W9", "G5", "R10"]
+    assert sort_hand(hand) == ["YH", "Y2", "Y10", "B3", "W9", "G5", "RH", "R7", "R10", "P4"]
+
+
+@pytest.mark.parametrize("bad", ["", "R", "X7", "R1", "R11", "R07", "RHH", "r7"])
+def test_bad_card_codes_are_refused(bad: str) -> None:
+    with pytest.raises(ValueError):
+        parse_card(bad)
