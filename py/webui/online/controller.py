@@ -22,7 +22,7 @@ from webui.online.guestside import OnlineGuest
 from webui.online.hostside import OnlineHost, new_token
 from webui.online.net import GuestNet, HostNet, now
 from webui.online.screens import (
-    qr_svg, render_guest_waiting, render_host_waiting, render_lobby, status_bar,
+    qr_svg, render_guest_waiting, render_host_waiting, render_lobby, status_bar, sync_mark,
 )
 from webui.online.text import t
 from webui.session import TABLE_ACTIONS, Session
@@ -227,7 +227,9 @@ class OnlineController:
             screen, html = self.session.render(lang)
             state = host.connection(now()) or "reconnecting"
             self._shown_state = state
-            return screen, status_bar(lang, state, host.guest_name, host.code) + html
+            bar = status_bar(lang, state, host.guest_name, host.code,
+                             sync_mark(self.session.view()))
+            return screen, bar + html
         notice = None
         if net is not None and net.status is not None:
             notice = self._net_notice(lang, net.status)
@@ -300,8 +302,8 @@ class OnlineController:
             state = guest.connection(now())
             self._shown_state = state
             host_name = guest.view()["names"][1 - guest.seat]
-            bar = status_bar(lang, state, host_name, guest.code, guest.error,
-                             guest.reload_needed)
+            bar = status_bar(lang, state, host_name, guest.code, sync_mark(guest.view()),
+                             guest.error, guest.reload_needed)
             return screen, bar + html
         notice = None
         if guest.refused or guest.reload_needed:

@@ -128,12 +128,23 @@ def render_guest_waiting(lang: str, code: str, notice: str | None = None,
     )
 
 
-def status_bar(lang: str, state: str, opponent: str | None, code: str,
+def sync_mark(view: dict[str, object]) -> str:
+    """Where the match stands, the same on both screens when they agree: round, phase,
+    number of public events, player to act (the ``data-sync`` test hook)."""
+    log = view.get("log")
+    count = len(log) if isinstance(log, list) else 0
+    return f"{view.get('round')}:{view.get('phase')}:{count}:{view.get('to_act')}"
+
+
+def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str = "",
                error: str | None = None, reload: str | None = None) -> str:
-    """The connection badge over the table: ``data-connection`` is the opponent's state."""
+    """The connection badge over the table: ``data-connection`` is the opponent's state,
+    ``data-sync`` the `sync_mark` of the view shown."""
     name = opponent or t(lang, "status.opponent")
+    badge = attrs(class_=f"online-status {state}", data_connection=state, data_sync=sync,
+                  role="status")
     parts = [
-        f'<div{attrs(class_=f"online-status {state}", data_connection=state, role="status")}>'
+        f'<div{badge}>'
         f'<span class="dot" aria-hidden="true"></span>'
         f'<span class="online-state">{esc(t(lang, f"status.{state}", name=name))}</span>'
         f'<span class="online-room">{esc(t(lang, "status.room", code=code))}</span>',
