@@ -83,6 +83,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "notice.dismiss": ("Dismiss", "Cerrar"),
     "notice.resumed": ("Match resumed.", "Partida reanudada."),
+    "update.offer": (
+        "A new version of the game is ready. Your saved match is kept.",
+        "Hay una versión nueva del juego. Tu partida guardada se conserva.",
+    ),
+    "update.button": ("New version available - reload", "Versión nueva disponible: recargar"),
     "error.engine": ("Something went wrong: {reason}", "Algo ha fallado: {reason}"),
     # -- cards, colours, zones -------------------------------------------------------------
     "colour.Y": ("yellow", "amarillo"),

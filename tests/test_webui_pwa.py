@@ -1,0 +1,24 @@
+"""The update offer's HTML (py/webui/pwa.py); the browser side is tested in e2e/test_pwa.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from webui import pwa
+from webui.i18n import LANGUAGES, t
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_offer_is_a_status_line_and_an_update_button(lang: str) -> None:
+    html = pwa.offer_html(lang)
+    assert html.startswith('<div class="notice update" role="status">')
+    assert 'data-action="update"' in html and 'type="button"' in html
+    assert t(lang, "update.button") in html
+    assert t(lang, "update.offer") in html
+
+
+def test_the_offer_is_never_shown_during_a_game() -> None:
+    # Screens of a game in progress never reach the browser bridge (no update is queried).
+    for screen in ("handoff", "turn", "jobs", "round-end", "lobby", ""):
+        assert pwa.offer("en", screen) == ""
+    assert pwa.BETWEEN_GAMES == {"setup", "match-end"}
