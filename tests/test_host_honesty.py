@@ -146,7 +146,7 @@ class Audit:
                 seen = message["view"]
                 self.guests[recipient].view = seen
                 self.checked["peek"] += bool(seen["deck_peek"])
-                self.checked["objectives-revealed"] += seen["objectives"][1 - recipient] is not None
+                self.checked["objectives-revealed"] += bool(seen["objectives"][1 - recipient])
                 self.checked["job-offer"] += bool(seen["job_offer"])
 
 
