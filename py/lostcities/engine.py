@@ -10,15 +10,15 @@ from .cards import (
     COLOUR_NAMES, COLOURS, Card, canonical, card_name, card_text, colour_index, colour_of,
     full_deck, is_handshake, parse_card, value_of,
 )
+from .dealing import deal_objectives, deal_round, draw_mixup, job_offers
 from .errors import IllegalMove
-from .jobs import JOB_OFFER_SIZE, JOBS, JOBS_DRAWN
-from .mixups import MIXUP_TRIGGER_DECK, MIXUPS
+from .jobs import JOBS
+from .mixups import MIXUP_TRIGGER_DECK
 from .moves import (
     Airlift, Discard, Draw, Move, NextRound, PickJob, Play, Radio, Sabotage, Undo,
 )
-from .objectives import OBJECTIVES, OBJECTIVES_PER_PLAYER
 from .options import Options
-from .rng import below, rng_for, shuffled
+from .rng import below, rng_for
 from .roundscore import score_round
 from .skills import SKILLS
 from .state import LogEntry, State
@@ -57,33 +57,22 @@ def new_match(
         discards=((),) * n_colours, expeditions=(((),) * n_colours, ((),) * n_colours),
     )
     if options.jobs:
-        drawn = shuffled(rng_for(seed, "jobs"), list(JOBS))[:JOBS_DRAWN]
-        return replace(state, job_offers=(
-            tuple(drawn[:JOB_OFFER_SIZE]), tuple(drawn[JOB_OFFER_SIZE:2 * JOB_OFFER_SIZE])))
+        return replace(state, job_offers=job_offers(seed))
     return _deal(state)
 
 
 def _deal(state: State) -> State:
     """Shuffle and deal the current round; the round's starting player acts."""
-    all_cards = full_deck(state.options.sixth_colour)
-    deck = shuffled(rng_for(state.seed, state.round, "deck"), all_cards)
     starter = state.starting_player
-    sizes = (state.hand_size(0), state.hand_size(1))
-    hands: tuple[list[Card], list[Card]] = ([], [])
-    player = 1 - starter
-    while len(hands[0]) < sizes[0] or len(hands[1]) < sizes[1]:
-        if len(hands[player]) < sizes[player]:
-            hands[player].append(deck.pop())
-        player = 1 - player
+    hand0, hand1, deck = deal_round(state.seed, state.round, state.options.sixth_colour,
+                                    starter, (state.hand_size(0), state.hand_size(1)))
     objectives: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     if state.options.objectives:
-        drawn = shuffled(rng_for(state.seed, state.round, "objectives"), list(OBJECTIVES))
-        k = OBJECTIVES_PER_PLAYER
-        objectives = (tuple(drawn[:k]), tuple(drawn[k:2 * k]))
+        objectives = deal_objectives(state.seed, state.round)
     n = len(state.colours)
     return replace(
         state, phase="play", to_act=starter,
-        hands=(tuple(sorted(hands[0])), tuple(sorted(hands[1]))), deck=tuple(deck),
+        hands=(tuple(hand0), tuple(hand1)), deck=tuple(deck),
         discards=((),) * n, expeditions=(((),) * n, ((),) * n),
         charges=(0, 0), discard_counts=(0, 0), skills_used=(), airlift_active=False,
         discarded_onto=None, sabotage=None, objectives=objectives, mixup=None,
@@ -376,7 +365,7 @@ def _draw(state: State, move: Any) -> State:
         state.options.mixups and state.round == state.options.rounds and state.mixup is None
         and len(deck) == MIXUP_TRIGGER_DECK
     ):
-        mixup = shuffled(rng_for(state.seed, state.round, "mixup"), list(MIXUPS))[0]
+        mixup = draw_mixup(state.seed, state.round)
         after = replace(after, mixup=mixup, log=log + (LogEntry(None, "mixup", mixup),))
     return after
 

@@ -1,14 +1,16 @@
 """Deterministic per-purpose randomness derived from the match seed.
 
 Each purpose (the deck of round 2, the job offers, ...) gets its own ``random.Random`` seeded from
-a SHA-256 of ``"{seed}/{purpose}"``, and the shuffle below uses only ``getrandbits``, so CPython
-3.11 and Pyodide's 3.14 produce identical games.
+a SHA-256 of ``"{seed}/{purpose}"``, and everything below uses only ``getrandbits`` (the Mersenne
+Twister's raw output, unchanged across Python versions), so CPython 3.11 and Pyodide's 3.14
+produce identical games.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
+import struct
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -32,9 +34,10 @@ def below(rng: random.Random, n: int) -> int:
 
 
 def shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
-    """A Fisher–Yates shuffled copy of ``items``."""
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j = below(rng, i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
+    """A uniformly shuffled copy of ``items``: sorted by independent random 64-bit keys
+    (one ``getrandbits`` call; ties, vanishingly rare, keep the original order)."""
+    n = len(items)
+    if n < 2:
+        return list(items)
+    keys = struct.unpack(f"<{n}Q", rng.getrandbits(64 * n).to_bytes(8 * n, "little"))
+    return [items[i] for i in sorted(range(n), key=keys.__getitem__)]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import Card
 from .objectives import OBJECTIVE_POINTS, OBJECTIVES, ObjectiveContext
-from .scoring import ExpeditionScore, score_cards
+from .scoring import ExpeditionScore, ScoringRules, score_cards
 from .state import State
 
 
@@ -58,19 +60,27 @@ def expedition_scores(state: State, player: int) -> tuple[ExpeditionScore, ...]:
     return tuple(score_cards(e, rules) for e in state.expeditions[player])
 
 
-def score_round(state: State) -> tuple[PlayerRoundScore, PlayerRoundScore]:
-    """Both players' round scores as the round stands (objectives evaluated now)."""
-    scores = (expedition_scores(state, 0), expedition_scores(state, 1))
+def score_players(
+    colours: tuple[str, ...],
+    expeditions: Sequence[Sequence[Sequence[Card]]],
+    rules: Sequence[ScoringRules],
+    objectives: Sequence[Sequence[str]],
+    discard_counts: Sequence[int],
+) -> tuple[PlayerRoundScore, PlayerRoundScore]:
+    """Both players' round scores from the raw pieces (per player: expeditions per colour,
+    scoring rules, objective ids, cards discarded this round)."""
+    exps = [tuple(tuple(e) for e in expeditions[p]) for p in (0, 1)]
+    scores = [tuple(score_cards(e, rules[p]) for e in exps[p]) for p in (0, 1)]
     out = []
     for p in (0, 1):
-        ctx = ObjectiveContext(
-            expeditions=state.expeditions[p],
-            scores=scores[p],
-            opponent_scores=scores[1 - p],
-            discards=state.discard_counts[p],
-        )
-        results = tuple(
-            ObjectiveResult(o, OBJECTIVES[o].achieved(ctx)) for o in state.objectives[p]
-        )
-        out.append(PlayerRoundScore(state.colours, scores[p], results))
+        ctx = ObjectiveContext(exps[p], scores[p], scores[1 - p], discard_counts[p])
+        results = tuple(ObjectiveResult(o, OBJECTIVES[o].achieved(ctx)) for o in objectives[p])
+        out.append(PlayerRoundScore(colours, scores[p], results))
     return out[0], out[1]
+
+
+def score_round(state: State) -> tuple[PlayerRoundScore, PlayerRoundScore]:
+    """Both players' round scores as the round stands (objectives evaluated now)."""
+    return score_players(state.colours, state.expeditions,
+                         (state.rules_for(0), state.rules_for(1)), state.objectives,
+                         state.discard_counts)
