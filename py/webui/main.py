@@ -1,16 +1,281 @@
-"""Entry point run by index.html (stub: the UI issue replaces it).
+"""The page: one delegated click handler, the setup form, saving, and rendering into the DOM.
 
-Imports the engine when it is present, then marks the page ready.
+Everything it shows comes from a `Session` (a driver's view + the UI state); everything it
+sends is a move JSON through that session. The setup form is plain HTML in index.html, so it
+works while Python boots: its values are read when the match starts, never reset.
 """
 
-from pyscript import document  # type: ignore[import-not-found]
+from __future__ import annotations
 
-try:
-    import lostcities  # noqa: F401
+import random
+from typing import Any
 
-    ENGINE = "engine loaded"
-except ImportError:
-    ENGINE = "engine not built yet"
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
-document.querySelector("#app").innerHTML = f"<p>Python is running ({ENGINE}).</p>"
-document.documentElement.dataset.ready = "true"
+from webui import pwa
+from webui.driver import LocalMatch
+from webui.html import button, esc
+from webui.i18n import pick_language, t
+from webui.screens import render_rules
+from webui.session import TABLE_ACTIONS, Session
+from webui.setup import OPTION_FIELDS, parse_setup
+from webui.symbols import sprite
+
+SAVE_KEY = "lostcities.match"
+SET_ASIDE_KEY = "lostcities.match.set-aside"
+LANG_KEY = "lostcities.lang"
+FOCUS_KEYS = ("data-action", "data-card", "data-source", "data-colour", "data-job")
+
+
+def _stored(key: str) -> str | None:
+    value = js.localStorage.getItem(key)
+    return value if isinstance(value, str) else None  # null arrives as JsNull, not None
+
+
+def _query(selector: str) -> Any:
+    """The first element matching `selector`, or None."""
+    element = js.document.querySelector(selector)
+    return None if element is None or element is jsnull else element
+
+
+def _present(value: Any) -> Any:
+    """`value`, or None for JavaScript's null and undefined."""
+    return None if value is None or value is jsnull else value
+
+
+def _data_of(element: Any) -> dict[str, str]:
+    """The element's ``data-*`` attributes without the prefix (``data-card`` -> ``card``)."""
+    names = [str(n) for n in element.getAttributeNames()]
+    return {n[5:]: str(element.getAttribute(n)) for n in names if n.startswith("data-")}
+
+
+class Page:
+    """The app on this page: the setup form, one match at a time, the Rules page."""
+
+    def __init__(self) -> None:
+        self.lang = pick_language(_stored(LANG_KEY) or str(js.navigator.language or ""))
+        self.session: Session | None = None
+        self.notice: str | None = None
+        self.rules_open = False
+        self.confirm_abandon = False
+        self._proxies = [create_proxy(self.on_click), create_proxy(self.on_key)]
+
+    # -- boot ------------------------------------------------------------------------------
+
+    def boot(self) -> None:
+        """Build the containers, resume a saved match, start a pending one, mark the page ready."""
+        app = _query("#app")
+        app.insertAdjacentHTML(
+            "beforeend",
+            f'{sprite()}<div id="notice"></div><div id="screen" hidden></div>'
+            f'<div id="rules" hidden></div>',
+        )
+        js.document.addEventListener("click", self._proxies[0])
+        js.document.addEventListener("keydown", self._proxies[1])
+        pwa.on_update_ready(self.render)  # the offer appears between games (pwa.BETWEEN_GAMES)
+        self.resume()
+        if js.document.body.getAttribute("data-pending-start") == "true":
+            js.document.body.removeAttribute("data-pending-start")
+            if self.session is None:
+                self.start()
+        self.render()
+        js.document.documentElement.dataset.ready = "true"
+
+    def resume(self) -> None:
+        """Resume the saved match; a save that can't be loaded is set aside and reported."""
+        text = _stored(SAVE_KEY)
+        if text is None:
+            return
+        try:
+            self.session = Session.from_save_text(text)
+        except ValueError as exc:
+            js.localStorage.setItem(SET_ASIDE_KEY, text)
+            js.localStorage.removeItem(SAVE_KEY)
+            self.notice = t(self.lang, "notice.corrupt", reason=str(exc))
+
+    # -- events ------------------------------------------------------------------------------
+
+    def on_click(self, event: Any) -> None:
+        """The one click handler: read the button's data-action and carry it out."""
+        closest = getattr(event.target, "closest", None)
+        target = closest("[data-action]") if closest else None
+        if target is None or target is jsnull or target.disabled:
+            return
+        data = _data_of(target)
+        action = data.pop("action")
+        try:
+            self.act(action, data)
+        except Exception as exc:  # keep the page alive; say what broke
+            js.console.error(f"{action}: {exc!r}")
+            self.notice = t(self.lang, "error.engine", reason=str(exc))
+        self.render()
+
+    def on_key(self, event: Any) -> None:
+        """Escape leaves the Rules page and closes the sabotage menu."""
+        if event.key != "Escape":
+            return
+        if self.rules_open:
+            self.rules_open = False
+        elif self.session is not None and self.session.ui.sabotage_menu:
+            self.session.ui.sabotage_menu = False
+        else:
+            return
+        self.render()
+
+    def act(self, action: str, data: dict[str, str]) -> None:
+        """Carry out one ``data-action``."""
+        if action in TABLE_ACTIONS and self.session is not None:
+            self.session.handle(action, data)
+            self.save()
+        elif action == "start":
+            self.start()
+        elif action == "new-match":
+            self.end_match()
+        elif action == "abandon":
+            self.confirm_abandon = True
+        elif action == "abandon-yes":
+            self.end_match()
+        elif action == "abandon-no":
+            self.confirm_abandon = False
+        elif action == "rules":
+            self.rules_open = True
+        elif action == "rules-close":
+            self.rules_open = False
+        elif action == "lang":
+            self.lang = "en" if self.lang == "es" else "es"
+            js.localStorage.setItem(LANG_KEY, self.lang)
+        elif action == "dismiss-notice":
+            self.notice = None
+        elif action == pwa.UPDATE_ACTION:
+            pwa.apply_update()  # the page reloads on the new version; the save is kept
+
+    # -- the match ---------------------------------------------------------------------------
+
+    def form_values(self) -> dict[str, object]:
+        """The setup form's current values (data-field and data-option controls)."""
+        values: dict[str, object] = {}
+        for name in ("name1", "name2"):
+            field = _query(f'[data-field="{name}"]')
+            values[name] = str(field.value) if field else ""
+        rounds = _query('[data-option="rounds"]')
+        values["rounds"] = str(rounds.value) if rounds else "3"
+        starts = _query('[data-field="starts"]:checked')
+        values["starts"] = str(starts.value) if starts else "0"
+        for key in OPTION_FIELDS:
+            box = _query(f'[data-option="{key}"]')
+            values[key] = bool(box and box.checked)
+        return values
+
+    def start(self) -> None:
+        """Start a pass-and-play match from the setup form."""
+        setup = parse_setup(self.form_values(), self.lang)
+        rng = random.SystemRandom()
+        first = setup.first_player if setup.first_player is not None else rng.randrange(2)
+        seat = LocalMatch.new(setup.options, rng.randrange(2**31), first, setup.names)
+        self.session = Session(seat)
+        self.confirm_abandon = False
+        self.notice = None
+        self.save()
+
+    def end_match(self) -> None:
+        """Forget the match (after the match end, or when abandoned) and show the setup."""
+        js.localStorage.removeItem(SAVE_KEY)
+        self.session = None
+        self.confirm_abandon = False
+        wait = _query("#setup-wait")
+        if wait:
+            wait.hidden = True
+
+    def save(self) -> None:
+        """Save the match in the browser's storage (after every move)."""
+        if self.session is not None:
+            js.localStorage.setItem(SAVE_KEY, self.session.save_text())
+
+    # -- rendering ---------------------------------------------------------------------------
+
+    def translate_static(self) -> None:
+        """Put the current language into the static setup form (values untouched)."""
+        js.document.documentElement.lang = self.lang
+        for element in js.document.querySelectorAll("[data-i18n]"):
+            element.textContent = t(self.lang, str(element.dataset.i18n))
+        for element in js.document.querySelectorAll("[data-i18n-label]"):
+            element.setAttribute("aria-label", t(self.lang, str(element.dataset.i18nLabel)))
+
+    def _banners(self) -> str:
+        parts = []
+        if self.notice:
+            parts.append(
+                f'<div class="notice" role="alert"><p>{esc(self.notice)}</p>'
+                f'{button("dismiss-notice", esc(t(self.lang, "notice.dismiss")), css="btn small")}'
+                f"</div>"
+            )
+        if self.confirm_abandon and self.session is not None:
+            parts.append(
+                f'<div class="notice confirm" role="alertdialog" aria-labelledby="abandon-q">'
+                f'<p id="abandon-q">{esc(t(self.lang, "abandon.confirm"))}</p>'
+                f'{button("abandon-yes", esc(t(self.lang, "abandon.yes")), css="btn danger")}'
+                f'{button("abandon-no", esc(t(self.lang, "abandon.no")), css="btn primary")}'
+                f"</div>"
+            )
+        screen = "setup" if self.session is None else self.session.screen()
+        parts.append(pwa.offer(self.lang, screen))
+        return "".join(parts)
+
+    def render(self) -> None:
+        """Show the current screen, keeping keyboard focus on the same control when it stays."""
+        focus = self._focus_key()
+        self.translate_static()
+        setup, screen, rules = _query("#setup"), _query("#screen"), _query("#rules")
+        _query("#notice").innerHTML = self._banners()
+        body = js.document.body
+        before = str(body.dataset.screen or "")
+        if self.session is None:
+            name = "setup"
+            screen.innerHTML = ""
+        else:
+            name, html = self.session.render(self.lang)
+            screen.innerHTML = html
+        body.dataset.screen = name
+        rules.innerHTML = render_rules(self.lang) if self.rules_open else ""
+        rules.hidden = not self.rules_open
+        if setup:
+            setup.hidden = self.rules_open or name != "setup"
+        screen.hidden = self.rules_open or name == "setup"
+        if self.confirm_abandon and self.session is not None:
+            self._focus('[data-action="abandon-no"]')
+        elif self.rules_open:
+            self._focus('[data-action="rules-close"]')
+        elif not self._refocus(focus) and name != before:
+            js.window.scrollTo(0, 0)
+            heading = _present(screen.querySelector("h1"))
+            if heading is not None:
+                heading.setAttribute("tabindex", "-1")
+                heading.focus()
+
+    def _focus_key(self) -> dict[str, str] | None:
+        active = js.document.activeElement
+        if active is None or active is jsnull or not hasattr(active, "getAttribute"):
+            return None
+        if not active.hasAttribute("data-action"):
+            return None
+        return {k: str(active.getAttribute(k)) for k in FOCUS_KEYS if active.getAttribute(k)}
+
+    def _refocus(self, key: dict[str, str] | None) -> bool:
+        if not key:
+            return False
+        selector = "".join(f'[{k}="{v}"]' for k, v in key.items())
+        element = _query(f"#app {selector}")
+        if element and not element.disabled and _present(element.closest("[hidden]")) is None:
+            element.focus()
+            return True
+        return False
+
+    def _focus(self, selector: str) -> None:
+        element = _query(selector)
+        if element:
+            element.focus()
+
+
+PAGE = Page()
+PAGE.boot()

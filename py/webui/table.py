@@ -171,16 +171,19 @@ def _hand(view: View, ui: UiState, lang: str, fresh: str | None) -> str:
     me = view["player"]
     can_pick = view.get("phase") == "play" and view.get("to_act") == me and bool(legal(view))
     cards = []
+    marked = False  # equal handshakes share a code: mark only one as picked
     for code in sort_hand(view.get("hand") or []):
         colour, number = parse_card(code)
         css = f"card hand-card c-{colour}" + (" handshake" if number is None else "")
-        if code == ui.selected:
+        picked = code == ui.selected and not marked
+        marked = marked or picked
+        if picked:
             css += " selected"
         if code == fresh and view.get("phase") == "play":
             css += " fresh"
         cards.append(el("button", card_inner(code), type="button", class_=css,
                         data_action="select", data_card=code,
-                        aria_pressed="true" if code == ui.selected else "false",
+                        aria_pressed="true" if picked else "false",
                         aria_label=card_name(lang, code), disabled=not can_pick))
     return el("div", "".join(cards), class_="hand", data_zone="hand", data_player=me,
               role="group", aria_label=t(lang, "zone.hand.mine"))
