@@ -346,21 +346,23 @@ class FastMatch:
                 return PLAY << 7 | card
 
     def _random_draw(self, rand: Callable[[], float]) -> int:
-        """A uniformly random legal draw."""
-        n = self.n
+        """A uniformly random legal draw: the deck or one of the non-empty piles, by rejection
+        of a pile that is locked or shut."""
+        filled = [c for c in range(self.n) if self.piles[c]]
+        k = len(filled)
         while True:
-            r = int(rand() * (n + 1))
-            if r == n:
+            r = int(rand() * (k + 1))
+            if r == k:
                 return DRAW << 7 | DECK
-            if self.can_draw(r):
-                return DRAW << 7 | r
+            if self.can_draw(filled[r]):
+                return DRAW << 7 | filled[r]
 
     def _random_round(self, rand: Callable[[], float]) -> None:
         """Random turns (play or discard, then draw) to the end of the round, without skills:
         the playout's hot loop, with ``step``'s effects inlined."""
         hands, piles, exps, high, deck, dcount = (
             self.hands, self.piles, self.exps, self.high, self.deck, self.dcount)
-        sources = self.n + 1
+        filled = [c for c in range(self.n) if piles[c]]
         p = self.to_act
         trigger = MIXUP_TRIGGER_DECK if (
             self.options.mixups and self.round == self.options.rounds and self.mixup is None
@@ -380,7 +382,10 @@ class FastMatch:
                     continue
                 if r < size:
                     del hand[i]
-                    piles[colour].append(card)
+                    pile = piles[colour]
+                    if not pile:
+                        insort(filled, colour)
+                    pile.append(card)
                     dcount[p] += 1
                     locked = colour
                     break
@@ -392,14 +397,18 @@ class FastMatch:
                     locked = -1
                     break
             open_piles = self.open_piles
+            k = len(filled)
             while True:
-                r = int(rand() * sources)
-                if r == sources - 1:
+                r = int(rand() * (k + 1))
+                if r == k:
                     insort(hand, deck.pop())
                     break
-                pile = piles[r]
-                if pile and (r != locked or open_piles):
+                colour = filled[r]
+                if colour != locked or open_piles:
+                    pile = piles[colour]
                     insort(hand, pile.pop())
+                    if not pile:
+                        del filled[r]
                     break
             p = 1 - p
             if not deck:
