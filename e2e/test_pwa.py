@@ -109,6 +109,45 @@ def server_is_down(url: str) -> bool:
     return False
 
 
+SAVE_KEY = "lostcities.match"  # where py/webui/main.py saves the match in progress
+END_SCREENS = ("round-end", "match-end")
+
+
+def screen(page: Page) -> str:
+    """The screen shown (body[data-screen], set by py/webui/main.py)."""
+    return str(page.evaluate("() => document.body.dataset.screen"))
+
+
+def start_pass_and_play(page: Page, rounds: int = 1) -> None:
+    """Start a pass-and-play match from the setup form, base rules, `rounds` rounds."""
+    assert screen(page) == "setup"
+    page.select_option('[data-option="rounds"]', str(rounds))
+    page.click('[data-action="start"]')
+    assert screen(page) == "handoff"
+
+
+def play_turns(page: Page, turns: int | None = None) -> str:
+    """Play by clicks, discarding the first card and drawing from the deck each turn, for
+    `turns` turns or until the round ends; the screen reached."""
+    played = 0
+    for _ in range(1000):
+        name = screen(page)
+        if name in END_SCREENS or played == turns:
+            return name
+        if name == "handoff":
+            page.click('#screen [data-action="ready"]')
+            continue
+        assert name == "turn", f"unexpected screen {name!r}"
+        deck = page.locator('#screen [data-action="draw"][data-source="deck"]:not([disabled])')
+        if deck.count():
+            deck.click()
+            played += 1
+        else:
+            page.locator('#screen [data-action="select"]').first.click()
+            page.click('#screen [data-action="discard"]:not([disabled])')
+    raise AssertionError("the round never ended")
+
+
 def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
     site: Path, open_player: Callable[[], Player]
 ) -> None:
@@ -128,8 +167,12 @@ def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
     response = player.page.reload()
     assert response is not None and response.from_service_worker
     wait_ready(player.page, page_errors=player.page_errors)
-    assert player.network == []
     assert controlled_version(player.page) == version
+    # Pass-and-play, offline, to the end of the round.
+    start_pass_and_play(player.page)
+    assert play_turns(player.page) in END_SCREENS
+    assert player.page.locator("#screen .breakdowns").count() == 1
+    assert player.network == [] and player.page_errors == []
     # Room links open offline too (the worker redirects them like netlify.toml does).
     player.page.goto(f"{url}join/AB12")
     assert player.page.url == f"{url}?room=AB12"
@@ -176,7 +219,12 @@ def deploy_marker(page: Page) -> str:
         "() => getComputedStyle(document.documentElement).getPropertyValue('--lc-deploy')"))
 
 
-def test_a_new_deploy_waits_for_the_player_and_then_replaces_the_old_one(
+def offered(page: Page) -> bool:
+    """Whether the page shows the update offer's button."""
+    return page.locator('[data-action="update"]').count() > 0
+
+
+def test_a_new_deploy_is_offered_between_games_only_and_keeps_the_saved_match(
     site: Path, open_player: Callable[[], Player]
 ) -> None:
     player = open_player()
@@ -184,7 +232,8 @@ def test_a_new_deploy_waits_for_the_player_and_then_replaces_the_old_one(
     with ExitStack() as stack:
         url = serve(stack, site)
         old = first_visit(player, url)
-        page.evaluate("() => localStorage.setItem('lc-pwa-test', 'a match in progress')")
+        start_pass_and_play(page)
+        assert play_turns(page, turns=3) == "handoff"
         new = new_deploy(site)
         assert new != old
         player.network.clear()
@@ -195,20 +244,25 @@ def test_a_new_deploy_waits_for_the_player_and_then_replaces_the_old_one(
         fetched = [u.removeprefix(url) for u in player.network]
         assert "static/app.css" in fetched
         assert not any(u.endswith(".wasm") or "python_stdlib" in u for u in fetched), fetched
-        # Offered, not forced: the page, and even a reload, keep the old version.
+        # Mid-match: ready, but not offered and not forced, even across a reload.
         assert page.evaluate("() => window.lcPwa.updateReady()") is True
-        assert controlled_version(page) == old and deploy_marker(page) == ""
+        assert not offered(page)
         page.reload()
         wait_ready(page, page_errors=player.page_errors)
-        assert controlled_version(page) == old and deploy_marker(page) == ""
         page.wait_for_function("() => document.documentElement.dataset.updateReady === 'true'",
                                timeout=SW_TIMEOUT_MS)
-        # The player accepts: the page reloads once, on the new version.
+        assert screen(page) == "handoff" and not offered(page)
+        assert controlled_version(page) == old and deploy_marker(page) == ""
+        # The match ends: between games, the offer appears.
+        assert play_turns(page) == "match-end"
+        assert offered(page)
+        saved = page.evaluate(f"() => localStorage.getItem('{SAVE_KEY}')")
+        assert saved
         with page.expect_navigation():
-            assert page.evaluate("() => window.lcPwa.applyUpdate()") is True
+            page.click('[data-action="update"]')
         wait_ready(page, page_errors=player.page_errors)
         assert controlled_version(page) == new
         assert deploy_marker(page).strip() == "2"
         assert page.evaluate("() => caches.keys()") == [f"lostcities-{new}"]
-        assert page.evaluate("() => localStorage.getItem('lc-pwa-test')") == "a match in progress"
-        assert page.evaluate("() => window.lcPwa.updateReady()") is False
+        assert page.evaluate(f"() => localStorage.getItem('{SAVE_KEY}')") == saved
+        assert screen(page) == "match-end" and not offered(page)
