@@ -16,11 +16,17 @@ def deal_round(
     start, until each hand has its size. Returns (hand 0 sorted, hand 1 sorted, deck top last)."""
     deck = shuffled(rng_for(seed, round_number, "deck"), full_deck(sixth_colour))
     hands: tuple[list[Card], list[Card]] = ([], [])
-    player = 1 - starter
-    while len(hands[0]) < sizes[0] or len(hands[1]) < sizes[1]:
-        if len(hands[player]) < sizes[player]:
-            hands[player].append(deck.pop())
-        player = 1 - player
+    if sizes[0] == sizes[1]:
+        top = deck[:-2 * sizes[0] - 1:-1]  # the top cards, top first
+        del deck[-2 * sizes[0]:]
+        hands[1 - starter].extend(top[0::2])
+        hands[starter].extend(top[1::2])
+    else:
+        player = 1 - starter
+        while len(hands[0]) < sizes[0] or len(hands[1]) < sizes[1]:
+            if len(hands[player]) < sizes[player]:
+                hands[player].append(deck.pop())
+            player = 1 - player
     return sorted(hands[0]), sorted(hands[1]), deck
 
 

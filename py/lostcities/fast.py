@@ -40,6 +40,7 @@ JOBS_PHASE, PLAY_PHASE, DRAW_PHASE, ROUND_END, MATCH_END = range(5)
 JOB_IDS: tuple[str, ...] = tuple(JOBS)
 _VAL = tuple(value_of(c) for c in range(CARDS_PER_COLOUR * len(COLOURS)))
 _RADIO, _AIRLIFT, _SABOTAGE = (SKILLS[s].cost for s in ("radio", "airlift", "sabotage"))
+_BASE_RULES = ScoringRules()
 _USED = {"radio": 1, "airlift": 2, "sabotage": 4}
 _SAME_HANDSHAKE = tuple(c // CARDS_PER_COLOUR + 1 if is_handshake(c) else 0 for c in range(72))
 """For a card id: its colour index + 1 if it is a handshake, else 0."""
@@ -78,7 +79,7 @@ class FastMatch:
         self.sab_colour = -1
         self.offers: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self.jobs: list[str | None] = [None, None]
-        self.job_rules = [ScoringRules(), ScoringRules()]
+        self.job_rules = [_BASE_RULES, _BASE_RULES]
         self.hand_size = [BASE_HAND_SIZE, BASE_HAND_SIZE]
         self.objectives: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self.mixup: str | None = None
@@ -148,7 +149,7 @@ class FastMatch:
     def _set_jobs(self) -> None:
         for p in (0, 1):
             job = self.jobs[p]
-            self.job_rules[p] = JOBS[job].adjust(ScoringRules()) if job else ScoringRules()
+            self.job_rules[p] = JOBS[job].adjust(_BASE_RULES) if job else _BASE_RULES
             self.hand_size[p] = JOBS[job].hand_size if job else BASE_HAND_SIZE
 
     def _deal(self) -> None:
@@ -362,6 +363,7 @@ class FastMatch:
         the playout's hot loop, with ``step``'s effects inlined."""
         hands, piles, exps, high, deck, dcount = (
             self.hands, self.piles, self.exps, self.high, self.deck, self.dcount)
+        value, same_handshake, put = _VAL, _SAME_HANDSHAKE, insort
         filled = [c for c in range(self.n) if piles[c]]
         p = self.to_act
         trigger = MIXUP_TRIGGER_DECK if (
@@ -376,15 +378,15 @@ class FastMatch:
                 r = int(rand() * twice)
                 i = r % size
                 card = hand[i]
-                v = _VAL[card]
+                v = value[card]
                 colour = card // 12
-                if i and v == 0 and _SAME_HANDSHAKE[hand[i - 1]] == colour + 1:
+                if i and v == 0 and same_handshake[hand[i - 1]] == colour + 1:
                     continue
                 if r < size:
                     del hand[i]
                     pile = piles[colour]
                     if not pile:
-                        insort(filled, colour)
+                        put(filled, colour)
                     pile.append(card)
                     dcount[p] += 1
                     locked = colour
@@ -401,12 +403,12 @@ class FastMatch:
             while True:
                 r = int(rand() * (k + 1))
                 if r == k:
-                    insort(hand, deck.pop())
+                    put(hand, deck.pop())
                     break
                 colour = filled[r]
                 if colour != locked or open_piles:
                     pile = piles[colour]
-                    insort(hand, pile.pop())
+                    put(hand, pile.pop())
                     if not pile:
                         del filled[r]
                     break

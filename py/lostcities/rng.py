@@ -40,4 +40,7 @@ def shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
     if n < 2:
         return list(items)
     keys = struct.unpack(f"<{n}Q", rng.getrandbits(64 * n).to_bytes(8 * n, "little"))
-    return [items[i] for i in sorted(range(n), key=keys.__getitem__)]
+    shift = n.bit_length()
+    mask = (1 << shift) - 1
+    order = sorted([k << shift | i for i, k in enumerate(keys)])  # by key, then index
+    return [items[x & mask] for x in order]
