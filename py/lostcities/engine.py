@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from .cards import (
@@ -24,6 +23,16 @@ from .skills import SKILLS
 from .state import LogEntry, State
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
+
+
+def _replace(state: State, **changes: Any) -> State:
+    """A copy of ``state`` with some fields changed (``dataclasses.replace`` without the
+    per-field re-initialisation, which dominated the cost of ``apply``)."""
+    new = object.__new__(State)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return new
 
 
 def new_match(
@@ -57,7 +66,7 @@ def new_match(
         discards=((),) * n_colours, expeditions=(((),) * n_colours, ((),) * n_colours),
     )
     if options.jobs:
-        return replace(state, job_offers=job_offers(seed))
+        return _replace(state, job_offers=job_offers(seed))
     return _deal(state)
 
 
@@ -70,7 +79,7 @@ def _deal(state: State) -> State:
     if state.options.objectives:
         objectives = deal_objectives(state.seed, state.round)
     n = len(state.colours)
-    return replace(
+    return _replace(
         state, phase="play", to_act=starter,
         hands=(tuple(hand0), tuple(hand1)), deck=tuple(deck),
         discards=((),) * n, expeditions=(((),) * n, ((),) * n),
@@ -99,6 +108,11 @@ def _find_in_hand(state: State, player: int, text: str) -> Card:
 def _check_colour_in_play(state: State, colour: str) -> None:
     if colour not in state.colours:
         raise IllegalMove(f"There is no {_colour_name(colour)} in this match")
+
+
+def _highest(expedition: tuple[Card, ...]) -> int:
+    """The highest number in an expedition, 0 if it holds none."""
+    return max((value_of(c) for c in expedition), default=0)
 
 
 def play_problem(state: State, player: int, card: Card) -> str | None:
@@ -188,6 +202,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
                 moves.append(Airlift())
             if _skill_problem(state, "sabotage") is None:
                 moves.extend(Sabotage(c) for c in state.colours)
+        highs = [_highest(e) for e in state.expeditions[player]]
+        airlift = state.airlift_active
         seen = -1
         for card in state.hands[player]:
             key = canonical(card)
@@ -195,15 +211,17 @@ def legal_moves(state: State) -> tuple[Move, ...]:
                 continue
             seen = key
             text = card_text(card)
-            if play_problem(state, player, card) is None:
+            v, high = value_of(card), highs[colour_index(card)]
+            if airlift or (v > high if v else high == 0):
                 moves.append(Play(text))
             moves.append(Discard(text))
         return tuple(moves)
     if phase == "draw":
         draws: list[Move] = [Undo()] if state.undo is not None else []
         draws.append(Draw("deck"))
-        for colour in state.colours:
-            if draw_problem(state, colour) is None:
+        locked, shut = state.locked_pile(), state.shut_pile()
+        for colour, pile in zip(state.colours, state.discards):
+            if pile and colour != locked and colour != shut:
                 draws.append(Draw(colour))
         return tuple(draws)
     if phase == "jobs":
@@ -246,9 +264,9 @@ def _pick_job(state: State, move: Any) -> State:
     jobs = list(state.jobs)
     jobs[player] = move.job
     entry = LogEntry(player, "pick-job", move.job)
-    picked = replace(state, jobs=(jobs[0], jobs[1]), log=state.log + (entry,))
+    picked = _replace(state, jobs=(jobs[0], jobs[1]), log=state.log + (entry,))
     if player == 0:
-        return replace(picked, to_act=1)
+        return _replace(picked, to_act=1)
     return _deal(picked)
 
 
@@ -257,7 +275,7 @@ def _skill(state: State, skill: str, detail: str | None = None) -> State:
     assert player is not None
     charges = list(state.charges)
     charges[player] -= SKILLS[skill].cost
-    return replace(
+    return _replace(
         state, charges=(charges[0], charges[1]), skills_used=state.skills_used + (skill,),
         log=state.log + (LogEntry(player, skill, detail),),
     )
@@ -270,7 +288,7 @@ def _radio(state: State, move: Any) -> State:
 
 def _airlift(state: State, move: Any) -> State:
     _require(_skill_problem(state, "airlift"))
-    return replace(_skill(state, "airlift"), airlift_active=True)
+    return _replace(_skill(state, "airlift"), airlift_active=True)
 
 
 def _sabotage(state: State, move: Any) -> State:
@@ -278,7 +296,7 @@ def _sabotage(state: State, move: Any) -> State:
     _check_colour_in_play(state, move.colour)
     player = state.to_act
     assert player is not None
-    return replace(_skill(state, "sabotage", move.colour), sabotage=(1 - player, move.colour))
+    return _replace(_skill(state, "sabotage", move.colour), sabotage=(1 - player, move.colour))
 
 
 def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -302,7 +320,7 @@ def _play(state: State, move: Any) -> State:
     mine[ci] = mine[ci] + (card,)
     exps = (tuple(mine), state.expeditions[1]) if player == 0 else (
         state.expeditions[0], tuple(mine))
-    return replace(
+    return _replace(
         state, phase="draw", hands=_with_hand(state, player, _remove(state.hands[player], card)),
         expeditions=exps, airlift_active=False, undo=state,
         log=state.log + (LogEntry(player, "play", None, card),),
@@ -322,7 +340,7 @@ def _discard(state: State, move: Any) -> State:
         charges[player] += 1
     counts = list(state.discard_counts)
     counts[player] += 1
-    return replace(
+    return _replace(
         state, phase="draw", hands=_with_hand(state, player, _remove(state.hands[player], card)),
         discards=tuple(piles), charges=(charges[0], charges[1]),
         discard_counts=(counts[0], counts[1]), airlift_active=False,
@@ -354,7 +372,7 @@ def _draw(state: State, move: Any) -> State:
     if sabotage is not None and sabotage[0] == player:
         sabotage = None
     log = state.log + (LogEntry(player, "draw", move.source, card),)
-    after = replace(
+    after = _replace(
         state, phase="play", to_act=1 - player, hands=_with_hand(state, player, hand),
         deck=deck, discards=piles, skills_used=(), airlift_active=False, discarded_onto=None,
         sabotage=sabotage, undo=None, log=log,
@@ -366,14 +384,14 @@ def _draw(state: State, move: Any) -> State:
         and len(deck) == MIXUP_TRIGGER_DECK
     ):
         mixup = draw_mixup(state.seed, state.round)
-        after = replace(after, mixup=mixup, log=log + (LogEntry(None, "mixup", mixup),))
+        after = _replace(after, mixup=mixup, log=log + (LogEntry(None, "mixup", mixup),))
     return after
 
 
 def _end_round(state: State) -> State:
     p0, p1 = score_round(state)
     final = state.round == state.options.rounds
-    return replace(
+    return _replace(
         state, phase="match-end" if final else "round-end", to_act=None,
         round_scores=state.round_scores + ((p0.total, p1.total),), sabotage=None,
     )
@@ -381,7 +399,7 @@ def _end_round(state: State) -> State:
 
 def _next_round(state: State, move: Any) -> State:
     _require(_phase_problem(state, "round-end"))
-    return _deal(replace(state, round=state.round + 1))
+    return _deal(_replace(state, round=state.round + 1))
 
 
 _HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {

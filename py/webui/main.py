@@ -17,6 +17,7 @@ from webui import pwa
 from webui.driver import LocalMatch
 from webui.html import button, esc
 from webui.i18n import pick_language, t
+from webui.online.controller import OnlineController
 from webui.screens import render_rules
 from webui.session import TABLE_ACTIONS, Session
 from webui.setup import OPTION_FIELDS, parse_setup
@@ -60,6 +61,7 @@ class Page:
         self.rules_open = False
         self.confirm_abandon = False
         self._proxies = [create_proxy(self.on_click), create_proxy(self.on_key)]
+        self.online = OnlineController(self.render, self.render)  # lobby, room, online match
 
     # -- boot ------------------------------------------------------------------------------
 
@@ -75,6 +77,8 @@ class Page:
         js.document.addEventListener("keydown", self._proxies[1])
         pwa.on_update_ready(self.render)  # the offer appears between games (pwa.BETWEEN_GAMES)
         self.resume()
+        if self.session is None:
+            self.online.resume()  # a saved room or seat, or a join link (?room=CODE)
         if js.document.body.getAttribute("data-pending-start") == "true":
             js.document.body.removeAttribute("data-pending-start")
             if self.session is None:
@@ -125,6 +129,8 @@ class Page:
 
     def act(self, action: str, data: dict[str, str]) -> None:
         """Carry out one ``data-action``."""
+        if self.online.active and self.online.handle(action, data):
+            return
         if action in TABLE_ACTIONS and self.session is not None:
             self.session.handle(action, data)
             self.save()
@@ -162,14 +168,20 @@ class Page:
         values["rounds"] = str(rounds.value) if rounds else "3"
         starts = _query('[data-field="starts"]:checked')
         values["starts"] = str(starts.value) if starts else "0"
+        mode = _query('[data-option="mode"]:checked')
+        values["mode"] = str(mode.value) if mode else "local"
         for key in OPTION_FIELDS:
             box = _query(f'[data-option="{key}"]')
             values[key] = bool(box and box.checked)
         return values
 
     def start(self) -> None:
-        """Start a pass-and-play match from the setup form."""
-        setup = parse_setup(self.form_values(), self.lang)
+        """Start a pass-and-play match from the setup form (online mode: open the lobby)."""
+        values = self.form_values()
+        setup = parse_setup(values, self.lang)
+        if values["mode"] == "online":
+            self.online.open_lobby(setup)
+            return
         rng = random.SystemRandom()
         first = setup.first_player if setup.first_player is not None else rng.randrange(2)
         seat = LocalMatch.new(setup.options, rng.randrange(2**31), first, setup.names)
@@ -230,7 +242,10 @@ class Page:
         _query("#notice").innerHTML = self._banners()
         body = js.document.body
         before = str(body.dataset.screen or "")
-        if self.session is None:
+        if self.online.active:
+            name, html = self.online.render(self.lang)
+            screen.innerHTML = html
+        elif self.session is None:
             name = "setup"
             screen.innerHTML = ""
         else:
