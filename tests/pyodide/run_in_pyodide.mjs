@@ -1,0 +1,17 @@
+// Run a Python snippet in Pyodide under Node with py/lostcities mounted; print its result.
+// usage: node tests/pyodide/run_in_pyodide.mjs <pyodide.mjs path> <py dir> <python file>
+import fs from "fs";
+import path from "path";
+import { pathToFileURL } from "url";
+
+const [pyodideMjs, pyDir, script] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(pyodideMjs).href);
+const py = await loadPyodide();
+const target = "/home/pyodide/lostcities";
+py.FS.mkdirTree(target);
+const pkg = path.join(pyDir, "lostcities");
+for (const name of fs.readdirSync(pkg)) {
+  if (name.endsWith(".py")) py.FS.writeFile(`${target}/${name}`, fs.readFileSync(path.join(pkg, name)));
+}
+py.runPython("import sys; sys.path.insert(0, '/home/pyodide')");
+console.log(py.runPython(fs.readFileSync(script, "utf8")));
