@@ -38,6 +38,7 @@ class Player:
     context: BrowserContext
     page: Page
     network: list[str] = field(default_factory=list)  # URLs that reached the network
+    failed: list[str] = field(default_factory=list)  # URLs whose request failed
     page_errors: list[str] = field(default_factory=list)
 
 
@@ -67,6 +68,7 @@ def open_player(
         context.on("requestfinished", lambda request: player.network.append(request.url)
                    if request.response() is not None
                    and not request.response().from_service_worker else None)
+        context.on("requestfailed", lambda request: player.failed.append(request.url))
         page.on("pageerror", lambda error: player.page_errors.append(str(error)))
         return player
 
@@ -166,13 +168,14 @@ def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
     player.network.clear()
     response = player.page.reload()
     assert response is not None and response.from_service_worker
+    assert "wasm-unsafe-eval" in response.headers["content-security-policy"]  # kept in cache
     wait_ready(player.page, page_errors=player.page_errors)
     assert controlled_version(player.page) == version
     # Pass-and-play, offline, to the end of the round.
     start_pass_and_play(player.page)
     assert play_turns(player.page) in END_SCREENS
     assert player.page.locator("#screen .breakdowns").count() == 1
-    assert player.network == [] and player.page_errors == []
+    assert player.network == [] and player.failed == [] and player.page_errors == []
     # Room links open offline too (the worker redirects them like netlify.toml does).
     player.page.goto(f"{url}join/AB12")
     assert player.page.url == f"{url}?room=AB12"
