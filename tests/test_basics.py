@@ -5,8 +5,8 @@ import json
 import pytest
 
 from lostcities import (
-    CorruptSave, Draw, IllegalMove, Options, Play, apply, legal_moves, move_from_json,
-    move_to_json, new_match, state_from_json, state_to_json, view,
+    CorruptSave, Draw, IllegalMove, Options, Play, apply, is_legal, legal_moves, move_from_json,
+    move_to_json, move_type, new_match, state_from_json, state_to_json, view,
 )
 
 
@@ -34,6 +34,14 @@ def test_move_json_round_trip() -> None:
     for m in legal_moves(new_match(seed=2)):
         assert move_from_json(json.loads(json.dumps(move_to_json(m)))) == m
     assert move_to_json(Play("R7")) == {"type": "play", "card": "R7"}
+
+
+def test_is_legal_and_move_type_agree_with_legal_moves() -> None:
+    s = new_match(seed=2)
+    legal = legal_moves(s)
+    assert all(is_legal(s, m) for m in legal)
+    assert not is_legal(s, Draw("deck"))
+    assert {move_type(m) for m in legal} == {"play", "discard"}
 
 
 @pytest.mark.parametrize("bad", [

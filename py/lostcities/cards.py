@@ -85,13 +85,3 @@ def parse_card(text: str) -> Card:
             "or H, like 'R7' or 'RH'"
         )
     return card
-
-
-def same_text(card: Card, text_card: Card) -> bool:
-    """True when ``card`` is written like the canonical id ``text_card``."""
-    return canonical(card) == text_card
-
-
-def sort_cards(cards: list[Card]) -> tuple[Card, ...]:
-    """Cards in display order (colour, handshakes, then numbers)."""
-    return tuple(sorted(cards))

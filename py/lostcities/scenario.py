@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from .cards import (
-    Card, card_text, colour_index, colours_for, full_deck, is_handshake, parse_card,
+    Card, colour_index, colours_for, full_deck, is_handshake, parse_card,
 )
 from .jobs import JOBS
 from .objectives import OBJECTIVES
@@ -120,8 +120,3 @@ def position(
         "objectives": [list(o) for o in objectives], "mixup": mixup, "log": [], "undo": None,
     }
     return state_from_json(data)
-
-
-def texts(cards: Sequence[Card]) -> list[str]:
-    """Card ids as texts, e.g. for comparing a state's hand with a list."""
-    return [card_text(c) for c in cards]
