@@ -28,13 +28,13 @@ class Tags(HTMLParser):
 
     def find(self, **wanted: str | None) -> list[dict[str, str | None]]:
         return [a for _, a in self.tags
-                if all(a.get(k.replace("_", "-")) == v for k, v in wanted.items())]
+                if all(a.get(k.rstrip("_").replace("_", "-")) == v for k, v in wanted.items())]
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_lobby_has_the_hooks(lang: str) -> None:
     tags = Tags(render_lobby(lang, code="k7p2qx", name="Ben"))
-    assert tags.find(data_screen="lobby")
+    assert tags.find(class_="online lobby")
     assert tags.find(data_action="create-room") and tags.find(data_action="join-room")
     (field,) = tags.find(data_field="room-code")
     assert field["value"] == "k7p2qx"
@@ -49,7 +49,7 @@ def test_host_waiting_room_shows_code_link_qr_and_share() -> None:
     link = "https://x.org/?room=K7P2QX"
     html = render_host_waiting("en", "K7P2QX", link, qr_svg([[True]], "QR"), True)
     tags = Tags(html)
-    assert tags.find(data_screen="waiting")
+    assert tags.find(class_="online waiting", data_role="host")
     assert tags.find(data_room_code="K7P2QX")
     assert tags.find(href=link)
     assert tags.find(data_action="share-room") and tags.find(data_action="copy-link")
@@ -57,7 +57,7 @@ def test_host_waiting_room_shows_code_link_qr_and_share() -> None:
     no_share = Tags(render_host_waiting("en", "K7P2QX", link, "", False))
     assert not no_share.find(data_action="share-room")
     opening = Tags(render_host_waiting("en", None, None, "", False))
-    assert opening.find(data_screen="waiting") and not opening.find(data_room_code="K7P2QX")
+    assert opening.find(data_role="host") and not opening.find(data_room_code="K7P2QX")
 
 
 def test_guest_waiting_and_status_bar_escape_what_players_type() -> None:

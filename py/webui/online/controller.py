@@ -150,7 +150,7 @@ class OnlineController:
             self._spawn(self._create_room())
         elif action == "join-room":
             self._join(_field("room-code"), _field("guest-name"))
-        elif action == "leave-room":
+        elif action in ("leave-room", "abandon"):
             self.leave()
             self._on_leave()
             return True

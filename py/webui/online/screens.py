@@ -1,6 +1,7 @@
 """The online screens: lobby, waiting room, and the connection badge shown over the table.
 
-Browser-free HTML builders. Hooks (e2e/README.md): ``data-screen`` ``lobby`` / ``waiting``,
+Browser-free HTML builders. Hooks (e2e/README.md): the page sets ``data-screen`` (``lobby``,
+``waiting``) from what the controller returns;
 ``data-action`` ``create-room`` / ``join-room``, the shown code in ``data-room-code``, the code
 input ``data-field="room-code"``, and ``data-connection`` (connected, reconnecting, lost).
 """
@@ -57,8 +58,8 @@ def render_lobby(lang: str, *, code: str = "", name: str = "", notice: str | Non
     the last refusal (e.g. a malformed code).
     """
     return (
-        f'<section class="online lobby" data-screen="lobby" aria-labelledby="lobby-h">'
-        f'<h2 id="lobby-h">{esc(t(lang, "lobby.heading"))}</h2>'
+        f'<section class="online lobby" aria-labelledby="lobby-h">'
+        f'<h1 id="lobby-h">{esc(t(lang, "lobby.heading"))}</h1>'
         f'<p>{esc(t(lang, "lobby.intro"))}</p>'
         f'{_notice(notice, "warning")}{_notice(error, "error")}'
         f'<div class="online-panels"><div class="online-panel">'
@@ -87,17 +88,17 @@ def render_host_waiting(lang: str, code: str | None, link: str | None, qr: str,
     """
     if code is None:
         return (
-            f'<section class="online waiting" data-screen="waiting" data-role="host">'
-            f'<h2>{esc(t(lang, "lobby.heading"))}</h2>'
+            f'<section class="online waiting" data-role="host">'
+            f'<h1>{esc(t(lang, "lobby.heading"))}</h1>'
             f'{_notice(notice or t(lang, "waiting.host.opening"))}'
             f'{button("leave-room", esc(t(lang, "waiting.leave")))}</section>'
         )
     share = button("share-room", esc(t(lang, "waiting.share")), css="btn primary") \
         if can_share else ""
     return (
-        f'<section class="online waiting" data-screen="waiting" data-role="host"'
+        f'<section class="online waiting" data-role="host"'
         f' aria-labelledby="waiting-h">'
-        f'<h2 id="waiting-h">{esc(t(lang, "waiting.host.heading", code=code))}</h2>'
+        f'<h1 id="waiting-h">{esc(t(lang, "waiting.host.heading", code=code))}</h1>'
         f'<p>{esc(t(lang, "waiting.host.intro"))}</p>'
         f'<p class="room-code-line">{esc(t(lang, "waiting.code"))}: '
         f'<strong{attrs(class_="room-code", data_room_code=code)}>{esc(code)}</strong></p>'
@@ -118,8 +119,8 @@ def render_guest_waiting(lang: str, code: str, notice: str | None = None,
                          error: str | None = None) -> str:
     """The guest's screen while it connects to the room (before the first view)."""
     return (
-        f'<section class="online waiting" data-screen="waiting" data-role="guest">'
-        f'<h2>{esc(t(lang, "waiting.guest.heading", code=code))}</h2>'
+        f'<section class="online waiting" data-role="guest">'
+        f'<h1>{esc(t(lang, "waiting.guest.heading", code=code))}</h1>'
         f'<p class="room-code-line">{esc(t(lang, "waiting.code"))}: '
         f'<strong{attrs(class_="room-code", data_room_code=code)}>{esc(code)}</strong></p>'
         f'{_notice(error, "error")}'

@@ -1,0 +1,400 @@
+"""Online play by room code (issue 5), end to end: two browser contexts, the real local broker.
+
+Every data-channel message the guest's page receives is recorded at the browser level (an init
+script wraps RTCPeerConnection.createDataChannel: the guest opens the channel) and checked
+against the host's hidden cards, read from the host's own save (its localStorage holds the full
+state after every move). Hostile messages are sent raw on the guest's real data channel.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from conftest import AppPage, wait_ready
+from playwright.sync_api import Page
+
+import lostcities
+
+HOST_KEY = "lostcities-online-host"
+GUEST_KEY = "lostcities-online-guest"
+STEP_TIMEOUT_MS = 30_000
+
+RECORDER = """
+(() => {
+  window.__lcRx = []; window.__lcTx = []; window.__lcChannels = [];
+  const create = RTCPeerConnection.prototype.createDataChannel;
+  RTCPeerConnection.prototype.createDataChannel = function (...args) {
+    const channel = create.apply(this, args);
+    window.__lcChannels.push(channel);
+    channel.addEventListener("message", (event) => window.__lcRx.push(
+      typeof event.data === "string" ? event.data : "[binary]"));
+    const send = channel.send.bind(channel);
+    channel.send = (data) => { window.__lcTx.push(data); return send(data); };
+    return channel;
+  };
+})();
+"""
+"""Records what the guest's channel receives (__lcRx) and sends (__lcTx)."""
+
+
+def record(page: Page) -> None:
+    """open_app setup: install the recorder on every document of the page."""
+    page.add_init_script(RECORDER)
+
+
+# ---- driving the app ------------------------------------------------------------------------
+
+
+def enter_lobby(app: AppPage, rounds: int = 1) -> None:
+    """From the setup screen: online mode, `rounds` rounds, start: the lobby."""
+    page = app.page
+    page.locator('[data-option="mode"][value="online"]').check()
+    page.locator('[data-option="rounds"]').select_option(str(rounds))
+    page.locator('[data-action="start"]').click()
+    page.wait_for_selector('[data-screen="lobby"]')
+
+
+def create_room(app: AppPage, rounds: int = 1) -> str:
+    """Host: setup, lobby, create room; returns the code shown."""
+    enter_lobby(app, rounds)
+    app.page.click('[data-action="create-room"]')
+    code = app.page.wait_for_selector("[data-room-code]", timeout=STEP_TIMEOUT_MS)
+    assert code is not None
+    return str(code.get_attribute("data-room-code"))
+
+
+def join_room(app: AppPage, code: str) -> None:
+    """Guest: lobby (from setup), type the code, join."""
+    enter_lobby(app)
+    app.page.fill('[data-field="room-code"]', code.lower())
+    app.page.fill('[data-field="guest-name"]', "Ben")
+    app.page.click('[data-action="join-room"]')
+
+
+def sync_of(page: Page) -> str | None:
+    return page.evaluate(
+        "() => document.querySelector('[data-sync]')?.dataset.sync ?? null")
+
+
+def connection_of(page: Page) -> str | None:
+    return page.evaluate(
+        "() => document.querySelector('[data-connection]')?.dataset.connection ?? null")
+
+
+def wait_for(predicate: Callable[[], bool], what: str, timeout_s: float = 30) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def wait_synced(host: Page, guest: Page, before: str | None = None) -> str:
+    """Both screens show the same match position (and not `before`); returns it."""
+    marks: list[str | None] = [None, None]
+
+    def agree() -> bool:
+        marks[:] = [sync_of(host), sync_of(guest)]
+        return marks[0] is not None and marks[0] == marks[1] and marks[0] != before
+
+    wait_for(agree, f"both screens to agree (host {marks[0]}, guest {marks[1]})")
+    return str(marks[0])
+
+
+def host_save(host: Page) -> dict[str, Any]:
+    text = host.evaluate(f"() => localStorage.getItem('{HOST_KEY}')")
+    assert text, "the host has no saved room"
+    return json.loads(text)
+
+
+def host_state(host: Page) -> lostcities.State:
+    """The host's full state, from its save (hidden cards included)."""
+    return lostcities.state_from_json(host_save(host)["match"]["state"])
+
+
+def acting_page(host: Page, guest: Page, state: lostcities.State) -> Page:
+    return guest if state.to_act == 1 else host
+
+
+def take_turn_step(page: Page) -> None:
+    """One move by clicks: draw from the deck, or play (else discard) the first card, or
+    start the next round."""
+    if page.locator('[data-action="next-round"]:enabled').count():
+        page.click('[data-action="next-round"]')
+        return
+    deck = page.locator('[data-action="draw"][data-source="deck"]:enabled')
+    if deck.count():
+        deck.click()
+        return
+    page.locator('[data-action="select"]:enabled').first.click()
+    play = page.locator('[data-action="play"]:enabled')
+    (play if play.count() else page.locator('[data-action="discard"]:enabled')).click()
+
+
+# ---- what the guest received ---------------------------------------------------------------
+
+
+def card_tokens(value: Any) -> Counter[str]:
+    """Every string in a JSON value that is a card code (R7, YH, G10...), counted."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and 2 <= len(item) <= 3 and item[0] in "YBWGRP":
+            try:
+                lostcities.parse_card(item)
+            except ValueError:
+                continue
+            found.append(item)
+    return Counter(found)
+
+
+def hidden_cards(state: lostcities.State) -> Counter[str]:
+    """The host's hand and the deck (handshake copies folded: RH2 -> RH)."""
+    doc = lostcities.state_to_json(state)
+    return Counter(c[:2] if c[1] == "H" else c for c in doc["hands"][0] + doc["deck"])
+
+
+@dataclass
+class GuestWire:
+    """Every message the guest's page received, checked as it is collected."""
+
+    page: Page
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+    def drain(self) -> list[dict[str, Any]]:
+        raw = self.page.evaluate("() => window.__lcRx.splice(0)")
+        assert "[binary]" not in raw
+        new = [json.loads(text) for text in raw]
+        self.messages += new
+        return new
+
+    def check(self, state: lostcities.State) -> int:
+        """The messages since the last check, against the host's state now: each view is
+        exactly the engine's view for seat 1, and no message holds a card hidden from the
+        guest (host's hand, deck) in more copies than the guest may see."""
+        new = self.drain()
+        self.check_messages(new, state)
+        return len(new)
+
+    @staticmethod
+    def check_messages(new: list[dict[str, Any]], state: lostcities.State) -> None:
+        """`check` for messages already drained."""
+        allowed = lostcities.view(state, 1)
+        secret = hidden_cards(state)
+        for message in new:
+            if "view" in message:
+                assert message["view"] == allowed, "a view the engine would not give seat 1"
+            leaked = (card_tokens(message) - card_tokens(allowed)) & secret
+            assert not leaked, f"hidden cards {dict(leaked)} reached the guest: {message}"
+
+
+# ---- fixtures -------------------------------------------------------------------------------
+
+
+@dataclass
+class Match:
+    host: AppPage
+    guest: AppPage
+    wire: GuestWire
+    code: str
+
+
+@pytest.fixture
+def online_match(open_app: Callable[..., AppPage]) -> Iterator[Match]:
+    """A host and a guest (two contexts) in one room, the match on, both screens in sync."""
+    host = open_app()
+    guest = open_app(setup=record)
+    code = create_room(host)
+    join_room(guest, code)
+    wait_synced(host.page, guest.page)
+    yield Match(host, guest, GuestWire(guest.page), code)
+
+
+def play_steps(match: Match, steps: int) -> str:
+    """`steps` moves by clicks on the screen of the player to act; checks each message."""
+    host, guest = match.host.page, match.guest.page
+    mark = wait_synced(host, guest)
+    match.wire.check(host_state(host))  # what arrived before: welcome, the first view, pongs
+    for _ in range(steps):
+        state = host_state(host)
+        if state.phase == "match-end":
+            break
+        take_turn_step(acting_page(host, guest, state))
+        mark = wait_synced(host, guest, mark)
+        match.wire.check(host_state(host))
+    return mark
+
+
+# ---- the tests ------------------------------------------------------------------------------
+
+
+def test_full_match_online_both_screens_agree_and_nothing_hidden_leaks(
+        online_match: Match) -> None:
+    host, guest = online_match.host.page, online_match.guest.page
+    assert connection_of(host) == "connected" and connection_of(guest) == "connected"
+    view = lostcities.view(host_state(host), 1)
+    assert view["options"]["rounds"] == 1  # the guest got the host's options
+    play_steps(online_match, 400)
+    assert host_state(host).phase == "match-end"
+    host.wait_for_selector('[data-screen="match-end"]')
+    guest.wait_for_selector('[data-screen="match-end"]')
+    for player in (0, 1):
+        selector = f'[data-total][data-player="{player}"]'
+        assert host.inner_text(selector) == guest.inner_text(selector)
+    state = host_state(host)
+    assert [int(host.inner_text(f'[data-total][data-player="{p}"]')) for p in (0, 1)] == \
+        list(lostcities.view(state, 0)["totals"])
+    assert len(online_match.wire.messages) > 40
+    assert not online_match.host.page_errors and not online_match.guest.page_errors
+
+
+def test_guest_tab_closed_mid_match_and_reopening_resumes(online_match: Match) -> None:
+    host, guest = online_match.host.page, online_match.guest.page
+    mark = play_steps(online_match, 5)
+    context = guest.context
+    url = guest.url
+    guest.close()
+    started = time.monotonic()
+    wait_for(lambda: connection_of(host) == "lost", "the host to show the guest lost", 20)
+    print(f"guest gone -> host shows lost after {time.monotonic() - started:.1f} s")
+    assert sync_of(host) == mark
+    reopened = context.new_page()
+    record(reopened)
+    reopened.goto(url.split("?")[0])
+    wait_ready(reopened)
+    online_match.guest.page = online_match.wire.page = reopened
+    assert wait_synced(host, reopened) == mark
+    wait_for(lambda: connection_of(host) == connection_of(reopened) == "connected",
+             "both to show connected")
+    play_steps(online_match, 4)
+
+
+def test_host_reload_mid_match_resumes(online_match: Match) -> None:
+    host, guest = online_match.host.page, online_match.guest.page
+    mark = play_steps(online_match, 5)
+    before = host_save(host)["match"]["state"]
+    host.reload()
+    wait_ready(host)
+    assert wait_synced(host, guest) == mark
+    assert host_save(host)["match"]["state"] == before
+    wait_for(lambda: connection_of(host) == connection_of(guest) == "connected",
+             "both to show connected again")
+    play_steps(online_match, 4)
+
+
+def inject(page: Page, text: str) -> None:
+    """Send raw text on the guest's real data channel, past its own online layer."""
+    page.evaluate("(text) => window.__lcChannels.at(-1).send(text)", text)
+
+
+def test_hostile_guest_gets_a_clear_rejection_and_the_match_is_unchanged(
+        online_match: Match) -> None:
+    host, guest, wire = online_match.host.page, online_match.guest.page, online_match.wire
+    mark = play_steps(online_match, 0)
+    state = host_state(host)
+    assert state.to_act == 0  # the host starts (setup: player 1 starts)
+    hand = lostcities.view(state, 1)["hand"]
+
+    def rejected(raw: str, code: str) -> None:
+        before = host_save(host)["match"]["state"]
+        inject(guest, raw)
+        got: list[dict[str, Any]] = []
+
+        def answered() -> bool:
+            got.extend(wire.drain())
+            return any(m["type"] == "error" for m in got)
+
+        wait_for(answered, f"the host's answer to {raw[:60]!r}")
+        wire.check_messages(got, host_state(host))
+        errors = [m for m in got if m["type"] == "error"]
+        assert errors[0]["code"] == code, errors[0]
+        assert errors[0]["message"]
+        assert host_save(host)["match"]["state"] == before
+        assert sync_of(host) == sync_of(guest) == mark
+        guest.wait_for_selector(".online-error")
+
+    move = {"type": "discard", "card": hand[0]}
+    rejected(json.dumps({"v": 1, "seq": 10**6, "type": "move", "move": move}), "not-your-turn")
+    mark = play_steps(online_match, 2)  # the host plays and draws
+    assert host_state(host).to_act == 1
+    first_sent = guest.evaluate("() => window.__lcTx[0]")
+    for raw, code in (
+        ("\u0000{ not json", "bad-json"),
+        ("[1, 2, 3]", "not-object"),
+        (json.dumps({"v": 1, "seq": 10**6, "type": "move", "move": "R7"}), "bad-message"),
+        (json.dumps({"v": 1, "seq": 10**6, "type": "deal-me-aces"}), "unknown-type"),
+        (json.dumps({"v": 1, "seq": 10**6, "type": "move",
+                     "move": {"type": "draw", "source": "deck"}}), "illegal-move"),
+        (json.dumps({"v": 1, "seq": 10**6, "type": "move", "seat": 0, "move": move}),
+         "forbidden"),
+        (json.dumps({"v": 1, "seq": 10**6, "type": "start", "options": {}, "seed": 1}),
+         "forbidden"),
+        (first_sent, "replayed"),
+        (json.dumps({"v": 1, "seq": 10**6, "type": "ping", "t": 1, "pad": "x" * 200_000}),
+         "too-large"),
+    ):
+        rejected(raw, code)
+    play_steps(online_match, 4)  # the guest's own moves still go through
+
+
+def test_lobby_says_plainly_when_online_play_cannot_work(
+        open_app: Callable[..., AppPage]) -> None:
+    app = open_app()
+    app.page.context.set_offline(True)
+    enter_lobby(app)
+    lobby = app.page.locator('[data-screen="lobby"]')
+    assert "needs a network" in lobby.inner_text()
+    unreachable = open_app("?broker=127.0.0.1:9/none")
+    enter_lobby(unreachable)
+    unreachable.page.wait_for_selector("text=can't be reached")
+
+
+RIG_FIRST_ROOM = """
+(() => {
+  let real;
+  Object.defineProperty(window, "Peer", {configurable: true, get() { return real; },
+    set(P) {
+      real = class extends P {
+        constructor(id, options) {
+          if (typeof id === "string" && id.startsWith("lostcities-") && !window.__lcRigged) {
+            window.__lcRigged = id;
+            id = "lostcities-TAKEN2";  // the first room asked for collides on the broker
+          }
+          super(id, options);
+        }
+      };
+    }});
+})();
+"""
+
+
+def test_a_taken_room_code_gets_a_fresh_one(open_app: Callable[..., AppPage]) -> None:
+    from conftest import hold_python
+    squatter = open_app(ready=False, setup=hold_python)
+    squatter.page.wait_for_function("() => window.Peer && window.LC_CONFIG")
+    squatter.page.evaluate("""async () => {
+        const c = await window.LC_CONFIG;
+        await new Promise((ok, fail) => {
+          const peer = new Peer("lostcities-TAKEN2",
+                                {...c.peer, config: {iceServers: c.iceServers}});
+          peer.on("open", ok); peer.on("error", fail); window.__squat = peer;
+        });
+    }""")
+    host = open_app(setup=lambda page: page.add_init_script(RIG_FIRST_ROOM))
+    code = create_room(host)
+    assert host.page.evaluate("() => window.__lcRigged")
+    assert code != "TAKEN2"
+    guest = open_app(setup=record)
+    join_room(guest, code)
+    wait_synced(host.page, guest.page)
