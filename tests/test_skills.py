@@ -60,6 +60,9 @@ def test_skills_come_before_the_play_or_discard() -> None:
     s = apply(position(SKILLS_ON, charges=(3, 0), hands=(["Y2"], [])), Play("Y2"))
     with pytest.raises(IllegalMove, match="before your play or discard"):
         apply(s, Radio())
+    drafting = new_match(Options(jobs=True, skills=True), seed=1)
+    with pytest.raises(IllegalMove, match="First pick your job"):
+        apply(drafting, Radio())
 
 
 def test_airlift_ignores_the_ascending_rule_for_one_play() -> None:

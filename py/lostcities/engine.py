@@ -151,8 +151,10 @@ def draw_problem(state: State, source: str) -> str | None:
 def _skill_problem(state: State, skill: str) -> str | None:
     if not state.options.skills:
         return "Skills are off in this match"
-    if state.phase != "play":
+    if state.phase == "draw":
         return "Skills are used before your play or discard"
+    if state.phase != "play":
+        return _phase_problem(state, "play")
     name = SKILLS[skill].name
     if skill in state.skills_used:
         return f"You already used {name} this turn"
