@@ -182,20 +182,9 @@ def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
     wait_ready(player.page, page_errors=player.page_errors)
 
 
-def test_chromium_reports_the_app_installable(
+def test_chromium_reports_the_app_installable_and_it_asks_for_persistent_storage(
     site: Path, open_player: Callable[[], Player]
 ) -> None:
-    player = open_player()
-    with ExitStack() as stack:
-        first_visit(player, serve(stack, site))
-        cdp = player.context.new_cdp_session(player.page)
-        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
-        assert errors == []
-        manifest = cdp.send("Page.getAppManifest")
-        assert manifest["errors"] == [] and manifest["url"].endswith("/manifest.webmanifest")
-
-
-def test_persistent_storage_is_requested(site: Path, open_player: Callable[[], Player]) -> None:
     player = open_player()
     player.page.add_init_script(
         "window.lcPersistCalls = 0; const persist = navigator.storage.persist.bind("
@@ -203,6 +192,11 @@ def test_persistent_storage_is_requested(site: Path, open_player: Callable[[], P
         " return persist(); };")
     with ExitStack() as stack:
         first_visit(player, serve(stack, site))
+        cdp = player.context.new_cdp_session(player.page)
+        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert errors == []
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [] and manifest["url"].endswith("/manifest.webmanifest")
         player.page.wait_for_function("() => document.documentElement.dataset.storage")
         assert player.page.evaluate("() => window.lcPersistCalls") == 1
         assert player.page.evaluate("() => document.documentElement.dataset.storage") in (
