@@ -2,8 +2,11 @@
 
 import copy
 import json
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lostcities import (
     CorruptSave, Discard, Options, apply, legal_moves, new_match, state_from_json, state_to_json,
@@ -124,3 +127,42 @@ def test_plain_handshake_text_is_accepted_when_loading() -> None:
     plain = copy.deepcopy(data)
     plain["hands"][0] = [c[:2] if c[1:2] == "H" else c for c in plain["hands"][0]]
     assert view(state_from_json(plain), 0)["hand"] == view(s, 0)["hand"]
+
+
+VALUES = [None, True, 0, 1, -1, 99, 1.5, "", "R7", "RH", "RH2", "P10", "deck", "jobs", "thrift",
+          "surveyor", [], {}, [0], ["R7"], [None, None], {"a": 1}]
+
+
+def _leaves(data, prefix=()):
+    yield prefix
+    children = data.items() if isinstance(data, dict) else (
+        enumerate(data) if isinstance(data, list) else ())
+    for key, value in children:
+        yield from _leaves(value, prefix + (key,))
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=st.integers(0, 30), edits=st.lists(st.tuples(st.integers(0, 10**6),
+                                                       st.sampled_from(VALUES)), min_size=1,
+                                             max_size=3))
+def test_a_tampered_save_is_refused_or_still_a_playable_state(game: int, edits: list) -> None:
+    rng = random.Random(game)
+    state = new_match(ALL_ON, seed=game)
+    for _ in range(rng.randrange(120)):
+        state = apply(state, rng.choice(legal_moves(state)))
+    data = json.loads(json.dumps(state_to_json(state)))
+    for where, value in edits:
+        paths = [p for p in _leaves(data) if p]
+        path = paths[where % len(paths)]
+        parent = data
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = copy.deepcopy(value)
+    try:
+        loaded = state_from_json(data)
+    except CorruptSave:
+        return
+    for p in (0, 1):
+        json.dumps(view(loaded, p))
+    for move in legal_moves(loaded):
+        apply(loaded, move)  # every listed move applies
