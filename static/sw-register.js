@@ -90,7 +90,11 @@
     applyUpdate: function () {
       if (waiting === null) return false;
       accepted = true;
-      waiting.postMessage({type: "skip-waiting"});
+      if (waiting.state === "activating" || waiting.state === "activated") {
+        location.reload(); // another tab already took this version: just load it
+      } else {
+        waiting.postMessage({type: "skip-waiting"});
+      }
       return true;
     },
     checkForUpdate: checkForUpdate,
