@@ -1,0 +1,159 @@
+"""The strong bot: determinized Monte-Carlo search over the cards it cannot see.
+
+For each decision it deals many *worlds* consistent with its view (``Knowledge.world``: the
+opponent's unknown cards and the deck order at random, the cards it saw taken from the piles
+kept in the opponent's hand), tries each candidate move in every world, plays the round out with
+the careful-human policy, and keeps the move with the best average round-score margin. All
+candidates are tried on the same worlds (common random numbers), and weak candidates are dropped
+by successive halving, so the budget goes to the close calls. Seeded by the ``rng`` it is given;
+the budget is a number of playouts (deterministic) or, optionally, a time limit.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .base import MoveJson, routine_move
+from .heuristic import HeuristicBot
+from .knowledge import Knowledge
+from .policy import SHARP, Colours, Style, choose_draw, choose_play, choose_skill, discard_loss, \
+    play_loss, playout
+from .sim import COL, DISCARD, DRAW_PHASE, PLAY, PLAY_PHASE, RADIO, VAL, Action, Sim, \
+    action_json
+
+DEFAULT_PLAYOUTS = 300
+"""The playout budget of a decision at the default (Hard) level."""
+SEARCH_DECK = 12
+"""The bot searches once the deck is down to this many cards; before, the policy decides."""
+MIN_GAIN = 1.0
+"""A move must beat the policy's own by at least this many points (and by the noise)."""
+MAX_CANDIDATES = 6
+"""At most this many plays/discards are searched (the policy's best by its own estimate)."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A searched candidate: its move, its mean round-score margin and how many playouts."""
+
+    move: MoveJson
+    mean: float
+    playouts: int
+
+
+def _candidates(sim: Sim, know: Knowledge, style: Style) -> list[Action]:
+    """The root moves worth searching; the policy's own choice first."""
+    me = know.me
+    if know.phase == DRAW_PHASE:
+        peek = know.deck_peek[-1] if know.deck_peek else -1
+        first = choose_draw(sim, me, peek, style=style)
+        return [first] + [a for a in sim.legal_actions() if a != first]
+    k = Colours(sim, me, style)
+    if sim.airlift:
+        first = choose_play(sim, me, k, style)
+        return [first] + [a for a in sim.legal_actions() if a[0] == PLAY and a != first][:3]
+    out: list[Action] = []
+    if know.skills_on:
+        skill = choose_skill(sim, me, bool(know.deck_peek))
+        if skill is not None and skill[0] != RADIO:
+            out.append(skill)
+    scored: list[tuple[float, Action]] = []
+    seen: set[tuple[int, int]] = set()
+    for card in sim.hands[me]:
+        key = (COL[card], card if VAL[card] else -1)
+        if key in seen:
+            continue
+        seen.add(key)
+        if sim.can_play(me, card):
+            scored.append((play_loss(sim, me, card, k), (PLAY, card)))
+        scored.append((discard_loss(sim, me, card, k), (DISCARD, card)))
+    scored.sort(key=lambda x: x[0])
+    out.extend(a for _, a in scored[:MAX_CANDIDATES])
+    return out
+
+
+def _finish_turn(sim: Sim, me: int, style: Style) -> None:
+    """Complete ``me``'s turn in ``sim`` by the policy (after a skill, a play or a discard)."""
+    if sim.phase == PLAY_PHASE and sim.to_act == me and not sim.over:
+        sim.apply(choose_play(sim, me, style=style))
+    if sim.phase == DRAW_PHASE and sim.to_act == me and not sim.over:
+        sim.apply(choose_draw(sim, me, style=style))
+
+
+def search(
+    view: dict[str, Any],
+    rng: random.Random,
+    playouts: int = DEFAULT_PLAYOUTS,
+    time_limit: float | None = None,
+    style: Style = SHARP,
+) -> list[Evaluation]:
+    """Evaluate the candidate moves of the view's player (phase play or draw), best first.
+
+    Every candidate is played out in the same worlds, ``playouts`` playouts in all
+    (``time_limit`` seconds, if given, stops earlier). The policy's own move comes first and
+    stays first unless another beats it by more than twice the standard error of the paired
+    difference: noise must not talk the bot out of a sound move.
+    """
+    know = Knowledge.from_view(view)
+    me = know.me
+    base = know.world(None)
+    cands = _candidates(base, know, style)
+    if len(cands) == 1:
+        return [Evaluation(action_json(cands[0]), 0.0, 0)]
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    scores: list[list[float]] = [[] for _ in cands]
+    worlds = max(2, playouts // len(cands))
+    for _ in range(worlds):
+        if deadline is not None and time.perf_counter() > deadline and len(scores[0]) >= 2:
+            break
+        world = know.world(random.Random(rng.getrandbits(64)))
+        seed = rng.getrandbits(64)
+        for i, a in enumerate(cands):
+            sim = world.copy(random.Random(seed))
+            sim.apply(a)
+            _finish_turn(sim, me, style)
+            s = playout(sim, style=style)
+            scores[i].append(s[me] - s[1 - me])
+    n = len(scores[0])
+    means = [sum(x) / n for x in scores]
+    best = 0
+    best_gain = 0.0
+    for i in range(1, len(cands)):
+        diffs = [a - b for a, b in zip(scores[i], scores[0])]
+        gain = sum(diffs) / n
+        var = sum((d - gain) ** 2 for d in diffs) / (n - 1)
+        if gain > 2.0 * math.sqrt(var / n) + MIN_GAIN and gain > best_gain:
+            best, best_gain = i, gain
+    order = [best] + sorted((i for i in range(len(cands)) if i != best), key=lambda i: -means[i])
+    return [Evaluation(action_json(cands[i]), means[i], n) for i in order]
+
+
+class StrongBot:
+    """Determinized Monte-Carlo search with the careful-human policy in the playouts."""
+
+    name = "strong"
+
+    def __init__(self, playouts: int = DEFAULT_PLAYOUTS, time_limit: float | None = None,
+                 search_deck: int = SEARCH_DECK, style: Style = SHARP):
+        if playouts < 1:
+            raise ValueError("playouts must be at least 1")
+        self.playouts = playouts
+        self.time_limit = time_limit
+        self.search_deck = search_deck
+        self.style = style
+
+    def choose(self, view: dict[str, Any], rng: random.Random) -> MoveJson:
+        """The searched move for this view; the same view and rng state give the same move."""
+        routine = routine_move(view)
+        if routine is not None:
+            return routine
+        know = Knowledge.from_view(view)
+        if know.skills_on and know.phase == PLAY_PHASE and know.charges[know.me] >= 4 \
+                and not know.used & 1 and not know.deck_peek and know.deck_count >= 2:
+            return action_json((RADIO, 0))
+        if know.deck_count > self.search_deck:
+            return HeuristicBot(self.style).choose(view, rng)
+        return search(view, rng, self.playouts, self.time_limit, self.style)[0].move
