@@ -48,13 +48,20 @@ def test_fast_match_never_disagrees_with_the_engine(options: Options, seed: int,
     assert fast.totals == state.totals
 
 
-@settings(max_examples=15, deadline=None)
-@given(options=options_st, seed=st.integers(0, 2**32), policy=st.integers(0, 2**16))
+@settings(max_examples=20, deadline=None)
+@given(options=options_st, seed=st.integers(0, 2**32), policy=st.integers(0, 2**16),
+       moves=st.integers(0, 80))
 def test_playout_hot_loop_equals_step_by_step_random_actions(options: Options, seed: int,
-                                                             policy: int) -> None:
-    quick = FastMatch.new(options, seed)
+                                                             policy: int, moves: int) -> None:
+    rng = random.Random(policy)
+    state = new_match(options, seed=seed)
+    for _ in range(moves):  # start anywhere, mid-turn included
+        if state.phase == "match-end":
+            break
+        state = apply(state, rng.choice(engine_moves(state)))
+    quick = FastMatch.from_state(state)
     quick.playout(random.Random(policy))
-    slow = FastMatch.new(options, seed)
+    slow = FastMatch.from_state(state)
     rand = random.Random(policy).random
     while True:
         try:

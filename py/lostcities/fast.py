@@ -312,6 +312,8 @@ class FastMatch:
         while self.phase != MATCH_END:
             if self.phase == PLAY_PHASE and not self.options.skills:
                 self._random_round(rand)
+            elif self.phase == PLAY_PHASE:
+                self._random_round_with_skills(rand)
             else:
                 self.step(self.random_action(rand))
 
@@ -416,6 +418,104 @@ class FastMatch:
             if not deck:
                 self.to_act = p
                 self.phase = PLAY_PHASE
+                self._end_round()
+                return
+            if len(deck) == trigger:
+                trigger = -1
+                self.mixup = draw_mixup(self.seed, self.round)
+                self.open_piles = MIXUPS[self.mixup].open_piles
+
+    def _random_round_with_skills(self, rand: Callable[[], float]) -> None:
+        """``_random_round`` with the three skills among the choices of the play phase
+        (consuming ``rand`` exactly as ``_random_play`` and ``_random_draw`` do)."""
+        hands, piles, exps, high, deck, dcount, charges = (
+            self.hands, self.piles, self.exps, self.high, self.deck, self.dcount, self.charges)
+        value, same_handshake, put = _VAL, _SAME_HANDSHAKE, insort
+        n = self.n
+        sabotages = [SABOTAGE << 7 | c for c in range(n)]
+        filled = [c for c in range(n) if piles[c]]
+        p = self.to_act
+        used, airlift = self.used, self.airlift
+        victim, shut = self.sab_victim, self.sab_colour
+        trigger = MIXUP_TRIGGER_DECK if (
+            self.options.mixups and self.round == self.options.rounds and self.mixup is None
+        ) else -1
+        while True:
+            hand = hands[p]
+            hi = high[p]
+            size = len(hand)
+            twice = 2 * size
+            while True:
+                have = charges[p]
+                skills: list[int] = []
+                if have >= _RADIO and not used & 1:
+                    skills.append(RADIO << 7)
+                if have >= _AIRLIFT and not used & 2:
+                    skills.append(AIRLIFT << 7)
+                if have >= _SABOTAGE and not used & 4:
+                    skills += sabotages
+                r = int(rand() * (twice + len(skills)))
+                if r >= twice:
+                    action = skills[r - twice]
+                    kind = action >> 7
+                    if kind == RADIO:
+                        charges[p] -= _RADIO
+                        used |= 1
+                    elif kind == AIRLIFT:
+                        charges[p] -= _AIRLIFT
+                        used |= 2
+                        airlift = True
+                    else:
+                        charges[p] -= _SABOTAGE
+                        used |= 4
+                        victim, shut = 1 - p, action & 127
+                    continue
+                i = r % size
+                card = hand[i]
+                v = value[card]
+                colour = card // 12
+                if i and v == 0 and same_handshake[hand[i - 1]] == colour + 1:
+                    continue
+                if r < size:
+                    del hand[i]
+                    pile = piles[colour]
+                    if not pile:
+                        put(filled, colour)
+                    pile.append(card)
+                    dcount[p] += 1
+                    charges[p] += 1
+                    locked = colour
+                    break
+                if airlift or ((v > hi[colour]) if v else hi[colour] == 0):
+                    del hand[i]
+                    exps[p][colour].append(card)
+                    if v > hi[colour]:
+                        hi[colour] = v
+                    locked = -1
+                    break
+            airlift = False
+            open_piles = self.open_piles
+            k = len(filled)
+            while True:
+                r = int(rand() * (k + 1))
+                if r == k:
+                    put(hand, deck.pop())
+                    break
+                colour = filled[r]
+                if open_piles or (colour != locked and not (victim == p and colour == shut)):
+                    pile = piles[colour]
+                    put(hand, pile.pop())
+                    if not pile:
+                        del filled[r]
+                    break
+            if victim == p:
+                victim = shut = -1
+            used = 0
+            p = 1 - p
+            if not deck:
+                self.to_act = p
+                self.phase = PLAY_PHASE
+                self.used, self.airlift, self.locked = 0, False, -1
                 self._end_round()
                 return
             if len(deck) == trigger:
