@@ -1,0 +1,169 @@
+"""Online latency: from a click on one player's screen to the update on the other's.
+
+    .venv/bin/python scripts/bench_online.py [--moves 60] [--headed]
+
+Starts scripts/serve.py (the app and a PeerJS broker on loopback), opens two browser contexts
+(Chromium, flags as in e2e/conftest.py), creates a room on one, joins it from the other, and
+plays by clicks. For each move, the click's time is taken in the acting page right before
+``element.click()`` (the click handler runs inside it), and the update's time in the other page
+by a MutationObserver that fires when its ``[data-sync]`` mark changes (the opponent's view has
+been rendered). Both are ``performance.timeOrigin + performance.now()`` on one machine's clock.
+Prints p50/p95 per direction and overall, in milliseconds. Figures only: nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-features=WebRtcHideLocalIpsWithMdns",
+]
+WATCH = """() => {
+  const before = document.querySelector('[data-sync]')?.dataset.sync;
+  window.__lcUpdated = new Promise((resolve) => {
+    const seen = new MutationObserver(() => {
+      const now = document.querySelector('[data-sync]')?.dataset.sync;
+      if (now !== undefined && now !== before) {
+        seen.disconnect();
+        resolve(performance.timeOrigin + performance.now());
+      }
+    });
+    seen.observe(document.body, {subtree: true, childList: true, attributes: true});
+  });
+}"""
+CLICK = """(selector) => {
+  const element = document.querySelector(selector);
+  const t = performance.timeOrigin + performance.now();
+  element.click();
+  return t;
+}"""
+
+
+def start_server() -> tuple[subprocess.Popen[str], str]:
+    """scripts/serve.py on free ports; returns the process and the app's URL."""
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True,
+                   stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "serve.py"), "--quiet", "--port", "0",
+         "--broker-port", "0"], stdout=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stdout is not None
+    match = re.search(r"serving (http://127\.0\.0\.1:\d+/)", proc.stdout.readline())
+    if not match:
+        proc.terminate()
+        raise SystemExit("the dev server did not start")
+    return proc, match.group(1)
+
+
+def ready(page: Page) -> None:
+    page.wait_for_function("() => document.documentElement.dataset.ready === 'true'",
+                           timeout=180_000)
+
+
+def enter_lobby(page: Page) -> None:
+    page.locator('[data-option="mode"][value="online"]').check()
+    page.locator('[data-option="rounds"]').select_option("1")
+    page.click('[data-action="start"]')
+    page.wait_for_selector('body[data-screen="lobby"]')
+
+
+def to_act(host: Page) -> int | None:
+    doc = json.loads(host.evaluate("() => localStorage.getItem('lostcities-online-host')"))
+    state = doc["match"]["state"]
+    return None if state["phase"] in ("match-end",) else state["to_act"]
+
+
+def timed_click(actor: Page, other: Page, selector: str) -> float:
+    """Milliseconds from clicking `selector` on `actor` to `other` showing the new view."""
+    other.evaluate(WATCH)
+    clicked = actor.evaluate(CLICK, selector)
+    updated = other.evaluate("() => window.__lcUpdated")
+    return float(updated) - float(clicked)
+
+
+def move(actor: Page, other: Page) -> float:
+    """One move by clicks (the card pick before a play is local, not timed)."""
+    if actor.locator('[data-action="next-round"]:enabled').count():
+        return timed_click(actor, other, '[data-action="next-round"]:enabled')
+    if actor.locator('[data-action="draw"][data-source="deck"]:enabled').count():
+        return timed_click(actor, other, '[data-action="draw"][data-source="deck"]:enabled')
+    actor.locator('[data-action="select"]:enabled').first.click()
+    if actor.locator('[data-action="play"]:enabled').count():
+        return timed_click(actor, other, '[data-action="play"]:enabled')
+    return timed_click(actor, other, '[data-action="discard"]:enabled')
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def report(name: str, values: list[float]) -> None:
+    if values:
+        print(f"{name:<16} n={len(values):<4} p50 {pct(values, 50):7.1f} ms   "
+              f"p95 {pct(values, 95):7.1f} ms   mean {statistics.fmean(values):7.1f} ms")
+
+
+def main() -> int:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=60, help="moves to time (default 60)")
+    parser.add_argument("--headed", action="store_true")
+    args = parser.parse_args()
+    proc, url = start_server()
+    samples: dict[str, list[float]] = {"host -> guest": [], "guest -> host": []}
+    try:
+        with sync_playwright() as pw:
+            launch: dict[str, Any] = {"args": CHROMIUM_ARGS, "headless": not args.headed}
+            if not Path(pw.chromium.executable_path).exists():
+                launch["executable_path"] = shutil.which("chromium")
+            browser = pw.chromium.launch(**launch)
+            host = browser.new_context().new_page()
+            guest = browser.new_context().new_page()
+            for page in (host, guest):
+                page.goto(url)
+            for page in (host, guest):
+                ready(page)
+            enter_lobby(host)
+            host.click('[data-action="create-room"]')
+            code = host.wait_for_selector("[data-room-code]", timeout=60_000)
+            assert code is not None
+            enter_lobby(guest)
+            guest.fill('[data-field="room-code"]', str(code.get_attribute("data-room-code")))
+            guest.click('[data-action="join-room"]')
+            guest.wait_for_selector("[data-sync]", timeout=60_000)
+            host.wait_for_selector('[data-connection="connected"]', timeout=60_000)
+            for _ in range(args.moves):
+                seat = to_act(host)
+                if seat is None:
+                    if host.locator('[data-action="next-round"]:enabled').count() == 0:
+                        break  # the match is over
+                    seat = 0
+                actor, other = (host, guest) if seat == 0 else (guest, host)
+                samples["host -> guest" if seat == 0 else "guest -> host"].append(
+                    move(actor, other))
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    print("click on one screen -> update on the other (local broker, two headless Chromiums)")
+    for name, values in samples.items():
+        report(name, values)
+    report("all", [v for values in samples.values() for v in values])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
