@@ -35,12 +35,17 @@ RECORDER = """
     channel.addEventListener("message", (event) => window.__lcRx.push(
       typeof event.data === "string" ? event.data : "[binary]"));
     const send = channel.send.bind(channel);
-    channel.send = (data) => { window.__lcTx.push(data); return send(data); };
+    channel.send = (data) => {
+      if (window.__lcRewrite) data = window.__lcRewrite(data);
+      window.__lcTx.push(data);
+      return send(data);
+    };
     return channel;
   };
 })();
 """
-"""Records what the guest's channel receives (__lcRx) and sends (__lcTx)."""
+"""Records what the guest's channel receives (__lcRx) and sends (__lcTx); window.__lcRewrite,
+when set, may change each outgoing message first."""
 
 
 def record(page: Page) -> None:
@@ -398,3 +403,22 @@ def test_a_taken_room_code_gets_a_fresh_one(open_app: Callable[..., AppPage]) ->
     guest = open_app(setup=record)
     join_room(guest, code)
     wait_synced(host.page, guest.page)
+
+
+def test_a_guest_on_another_app_version_is_told_to_reload(
+        open_app: Callable[..., AppPage]) -> None:
+    host = open_app()
+    code = create_room(host)
+
+    def old_version(page: Page) -> None:
+        record(page)
+        page.add_init_script(
+            "window.__lcRewrite = (d) => d.replace('\"app\":\"', '\"app\":\"0.0.0-old');")
+
+    guest = open_app(setup=old_version)
+    join_room(guest, code)
+    guest.page.wait_for_selector("text=reload the page", timeout=STEP_TIMEOUT_MS)
+    errors = [json.loads(m) for m in guest.page.evaluate("() => window.__lcRx")]
+    assert [e["code"] for e in errors if e["type"] == "error"] == ["version-mismatch"]
+    assert host_save(host.page)["match"]["state"] is None  # no match started with it
+    assert host.page.locator("[data-room-code]").count() == 1  # the host still waits

@@ -310,3 +310,16 @@ def test_refusal_text_is_a_protocol_error() -> None:
     message = json.loads(refusal("forbidden", "no"))
     assert message == {"v": 1, "seq": 1, "type": "error", "ref_seq": None,
                        "code": "forbidden", "message": "no"}
+
+
+def test_a_turned_away_guest_stops_pinging() -> None:
+    guest = OnlineGuest("ABCDEF", TOKEN, "Ben", 0.0)
+    sent: list[str] = []
+    guest.opened(sent.append, 0.0)
+    guest.ping()
+    assert [json.loads(m)["type"] for m in sent] == ["hello", "ping"]
+    guest.receive(json.dumps({"v": 1, "seq": 1, "type": "error", "ref_seq": 1,
+                              "code": "version-mismatch", "message": "reload"}), 0.0)
+    assert guest.reload_needed
+    guest.ping()
+    assert len(sent) == 2

@@ -76,6 +76,8 @@ class OnlineController:
         self.error: str | None = None
         self.notice: str | None = None
         self.broker_ok: bool | None = None
+        self.lang = "en"
+        """The language of the last render (for messages made between renders)."""
         self._config: dict[str, Any] | None = None
         self._host_net: HostNet | None = None
         self._guest_net: GuestNet | None = None
@@ -133,6 +135,7 @@ class OnlineController:
 
     def render(self, lang: str) -> tuple[str, str]:
         """(``data-screen``, HTML) of the online screen to show now."""
+        self.lang = lang
         if self.phase == "lobby":
             if _field("room-code") or _field("guest-name"):
                 self.lobby_code, self.lobby_name = _field("room-code"), _field("guest-name")
@@ -257,7 +260,7 @@ class OnlineController:
         try:
             code = normalize_code(raw_code)
         except ValueError as exc:
-            self.error = t("en", "lobby.badcode", reason=str(exc))
+            self.error = t(self.lang, "lobby.badcode", reason=str(exc))
             return
         name = " ".join(raw_name.split())[:20] or "Guest"
         saved = _load(GUEST_KEY)

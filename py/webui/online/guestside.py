@@ -104,8 +104,8 @@ class OnlineGuest:
         self._changed()
 
     def ping(self) -> None:
-        """Send a heartbeat (if a channel is open)."""
-        if self._send is not None:
+        """Send a heartbeat (if a channel is open and the host has not turned us away)."""
+        if self._send is not None and not (self.reload_needed or self.refused):
             self._next(envelope(0, "ping", None))
 
     def connection(self, now: float) -> State:
