@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import BrowserContext, BrowserType, Page
 
 from conftest import ROOT, Server, dev_server, wait_ready
+from webui.online.text import t as online_t
 
 sys.path.insert(0, str(ROOT / "scripts"))
 
@@ -173,13 +174,18 @@ def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
     assert controlled_version(player.page) == version
     # Pass-and-play, offline, to the end of the round.
     start_pass_and_play(player.page)
-    assert play_turns(player.page) in END_SCREENS
+    assert play_turns(player.page) == "match-end"  # a one-round match
     assert player.page.locator("#screen .breakdowns").count() == 1
     assert player.network == [] and player.failed == [] and player.page_errors == []
-    # Room links open offline too (the worker redirects them like netlify.toml does).
+    # Room links open offline too (the worker redirects them like netlify.toml does), and the
+    # lobby says plainly that online play needs a network.
+    player.page.click('[data-action="new-match"]')  # the finished match would be shown first
+    assert screen(player.page) == "setup"
     player.page.goto(f"{url}join/AB12")
     assert player.page.url == f"{url}?room=AB12"
     wait_ready(player.page, page_errors=player.page_errors)
+    assert screen(player.page) == "lobby"
+    assert online_t("en", "lobby.offline") in player.page.inner_text("#screen")
 
 
 def test_chromium_reports_the_app_installable_and_it_asks_for_persistent_storage(
