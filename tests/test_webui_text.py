@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import string
+from pathlib import Path
 
 import pytest
 
@@ -60,3 +62,14 @@ def test_hand_is_sorted_by_colour_then_handshakes_then_numbers() -> None:
 def test_bad_card_codes_are_refused(bad: str) -> None:
     with pytest.raises(ValueError):
         parse_card(bad)
+
+
+def test_the_static_setup_form_matches_the_catalogue() -> None:
+    """index.html's setup form (shown before Python boots) says what the catalogue says."""
+    page = (Path(__file__).resolve().parent.parent / "index.html").read_text(encoding="utf-8")
+    found = re.findall(r'data-i18n="([^"]+)"[^>]*>([^<]*)<', page)
+    assert len(found) >= 20
+    for key, text in found:
+        assert t("en", key) == text, key
+    for option in ("rounds", "sixth-colour", "jobs", "skills", "objectives", "mixups"):
+        assert f'data-option="{option}"' in page

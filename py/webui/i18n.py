@@ -124,8 +124,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "zone.pile.size": ("{count} cards", "{count} cartas"),
     "zone.pile.empty": ("empty", "vacía"),
     "action.draw.deck": (
-        "Draw from the deck ({count} left)",
-        "Robar del mazo (quedan {count})",
+        "Draw from the deck, {count} left",
+        "Robar del mazo, quedan {count}",
     ),
     "action.draw.pile": (
         "Draw from the {colour} discard pile",
@@ -184,7 +184,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "It lasts the whole match. Your opponent sees only the job you pick.",
         "Dura toda la partida. Tu rival solo verá el oficio que elijas.",
     ),
-    "jobs.pick": ("Pick {job}", "Elegir {job}"),
     "jobs.reveal": ("Jobs revealed", "Oficios revelados"),
     "jobs.of": ("{name}: {job}", "{name}: {job}"),
     "job.label": ("Job", "Oficio"),

@@ -252,6 +252,9 @@ class Page:
             name, html = self.session.render(self.lang)
             screen.innerHTML = html
         body.dataset.screen = name
+        heading = _present(screen.querySelector("h1"))
+        if heading is not None:  # focusable by script, so a new screen can be announced
+            heading.setAttribute("tabindex", "-1")
         rules.innerHTML = render_rules(self.lang) if self.rules_open else ""
         rules.hidden = not self.rules_open
         if setup:
@@ -263,9 +266,7 @@ class Page:
             self._focus('[data-action="rules-close"]')
         elif not self._refocus(focus) and name != before:
             js.window.scrollTo(0, 0)
-            heading = _present(screen.querySelector("h1"))
             if heading is not None:
-                heading.setAttribute("tabindex", "-1")
                 heading.focus()
 
     def _focus_key(self) -> dict[str, str] | None:

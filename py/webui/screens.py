@@ -11,6 +11,7 @@ from webui.cards import card_name, colour_name
 from webui.html import attrs, button, card_span, el, esc
 from webui.i18n import RULES_SECTIONS, t
 from webui.moves import has_type, is_legal
+from webui.symbols import icon
 from webui.table import mixup_announcement, render_table, top_bar
 from webui.uistate import UiState
 
@@ -116,9 +117,7 @@ def render_jobs(view: View, lang: str) -> str:
         el("button",
            f'<b>{esc(t(lang, f"job.{job}"))}</b><span>{esc(t(lang, f"job.{job}.hint"))}</span>',
            type="button", class_="job-card", data_action="pick-job", data_job=job,
-           disabled=not is_legal(view, {"type": "pick-job", "job": job}),
-           aria_label=t(lang, "jobs.pick", job=t(lang, f"job.{job}")) + ". "
-           + t(lang, f"job.{job}.hint"))
+           disabled=not is_legal(view, {"type": "pick-job", "job": job}))
         for job in offers
     )
     return (
@@ -148,7 +147,7 @@ def _breakdown(view: View, player: int, lang: str) -> str:
             cells = "<td></td>" * 4
         rows.append(
             f'<tr class="c-{colour}"><th scope="row"><span class="visually-hidden">{esc(label)}'
-            f"</span><div{zone}>{chips}</div></th>{cells}"
+            f'</span><div{zone}>{icon(colour, "sym row-sym")}{chips}</div></th>{cells}'
             + el("td", str(row.get("score", 0)), class_="sc", data_breakdown_score=True,
                  data_player=player, data_colour=colour)
             + "</tr>"

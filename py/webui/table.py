@@ -29,7 +29,9 @@ def fresh_card(view: View) -> str | None:
 
 
 def top_bar(view: View, lang: str) -> str:
-    """Round counter, match totals and the page actions (rules, language, abandon)."""
+    """Round counter, match totals and the page actions (rules, language, abandon).
+
+    Abandon is offered until the match is over (then Play again takes its place)."""
     names = view["names"]
     totals = view.get("totals") or [0, 0]
     round_text = t(lang, "round.of", round=view["round"], rounds=view["options"]["rounds"])
@@ -43,7 +45,8 @@ def top_bar(view: View, lang: str) -> str:
         f'{button("rules", esc(t(lang, "rules.open")), css="btn small ghost")}'
         + button("lang", esc(t(lang, "lang.switch")), css="btn small ghost",
                  aria_label=t(lang, "lang.switch.label"))
-        + button("abandon", esc(t(lang, "abandon")), css="btn small ghost")
+        + (button("abandon", esc(t(lang, "abandon")), css="btn small ghost")
+           if view.get("phase") != "match-end" else "")
         + "</span></header>"
     )
 
@@ -141,7 +144,8 @@ def _deck(view: View, lang: str) -> str:
     count = view.get("deck_count", 0)
     ok = is_legal(view, {"type": "draw", "source": "deck"})
     label = t(lang, "action.draw.deck", count=count)
-    face = f'<span class="card back-card"><span class="deck-count">{count}</span></span>'
+    face = (f'<span class="card back-card" aria-hidden="true">'
+            f'<span class="deck-count">{count}</span></span>')
     btn = el("button", face, type="button", class_="pile-btn", data_action="draw",
              data_source="deck", disabled=not ok, aria_label=label)
     caption = f'<span class="pile-size" aria-hidden="true">{esc(t(lang, "zone.deck"))}</span>'

@@ -1,0 +1,357 @@
+"""The table in real Chromium, driven by clicks only (issue 4).
+
+A click-bot reads the enabled buttons (``data-action`` and their other ``data-*`` hooks) and
+clicks one, like a player who only ever does legal things. At every round end it reads the
+expeditions shown and recomputes their scores with the engine's `score_expedition`, natively.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from conftest import AppPage, wait_ready
+from playwright.sync_api import Page, Route
+
+from lostcities import JOBS, MIXUPS, ScoringRules, score_expedition
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "e2e" / "artifacts"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+ALL_OPTIONS = ("sixth-colour", "jobs", "skills", "objectives", "mixups")
+SAVE_KEY = "lostcities.match"
+
+BUTTONS_JS = """() => ({
+  screen: document.body.dataset.screen,
+  buttons: [...document.querySelectorAll('#app button[data-action]:not([disabled])')]
+    .filter(b => !b.closest('[hidden]')).map(b => Object.assign({}, b.dataset)),
+})"""
+
+SCREEN_JS = "[document.body.dataset.screen, document.querySelector('#screen').innerHTML]"
+
+RESULTS_JS = """() => [...document.querySelectorAll('.breakdown')].map(section => ({
+  player: Number(section.dataset.player),
+  job: section.querySelector('[data-job]')?.dataset.job ?? null,
+  expeditions: [...section.querySelectorAll('[data-zone="expedition"]')].map(zone => ({
+    colour: zone.dataset.colour,
+    cards: [...zone.querySelectorAll('[data-card]')].map(card => card.dataset.card),
+    shown: Number(section.querySelector(
+      `[data-breakdown-score][data-colour="${zone.dataset.colour}"]`).textContent),
+  })),
+  objectives: [...section.querySelectorAll('[data-objective]')].map(li => ({
+    id: li.dataset.objective, achieved: li.classList.contains('yes'),
+    points: Number(li.querySelector('b').textContent),
+  })),
+  round: Number(section.querySelector('[data-round-score]').textContent),
+  total: Number(section.querySelector('[data-total]').textContent),
+}))"""
+
+
+def open_table(open_app: Callable[..., AppPage], viewport: dict[str, int] = PHONE) -> AppPage:
+    """The app at `viewport`, booted, on the setup screen."""
+    app = open_app(setup=lambda page: page.set_viewport_size(viewport))
+    assert app.page.evaluate("document.body.dataset.screen") == "setup"
+    return app
+
+
+def fill_setup(page: Page, names: tuple[str, str] = ("Ana", "Ben"), rounds: int = 3,
+               options: tuple[str, ...] = (), starts: str = "0") -> None:
+    """Fill the setup form by clicks and typing (no click on Start)."""
+    page.fill('[data-field="name1"]', names[0])
+    page.fill('[data-field="name2"]', names[1])
+    page.select_option('[data-option="rounds"]', str(rounds))
+    page.check(f'[data-field="starts"][value="{starts}"]')
+    for option in options:
+        page.check(f'[data-option="{option}"]')
+
+
+def click(page: Page, data: dict[str, str]) -> None:
+    """Click the (first) enabled button carrying exactly these data-* values."""
+    selector = "".join(f'[data-{k}="{v}"]' for k, v in data.items())
+    page.locator(f"#app button{selector}:not([disabled])").first.click()
+
+
+def assert_accessible(page: Page, name: str) -> None:
+    """axe-core (npm) finds no serious or critical violation on the page as it is now."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => JSON.stringify(await axe.run(document))")
+    violations = [v for v in json.loads(result)["violations"]
+                  if v["impact"] in ("serious", "critical")]
+    report = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5]) for v in violations]
+    assert not violations, f"axe on {name}: {report}"
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Save a screenshot to e2e/artifacts/ (git-ignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def rules_for(job: str | None, mixup: str | None) -> ScoringRules:
+    """A player's scoring rules from the job and mixup shown on the screen."""
+    rules = ScoringRules()
+    if job:
+        rules = JOBS[job].adjust(rules)
+    if mixup:
+        rules = MIXUPS[mixup].adjust(rules)
+    return rules
+
+
+def check_results(page: Page, totals: list[int]) -> None:
+    """Recompute every shown expedition score from the shown cards; check round and totals."""
+    mixup = page.evaluate("document.querySelector('#screen [data-mixup]')?.dataset.mixup ?? null")
+    sections = page.evaluate(RESULTS_JS)
+    assert [s["player"] for s in sections] == [0, 1]
+    for section in sections:
+        rules = rules_for(section["job"], mixup)
+        round_score = 0
+        for exp in section["expeditions"]:
+            score = score_expedition(exp["cards"], rules).score
+            assert exp["shown"] == score, (section["player"], exp)
+            round_score += score
+        round_score += sum(o["points"] for o in section["objectives"] if o["achieved"])
+        assert all(o["points"] in (0, 25) for o in section["objectives"])
+        assert section["round"] == round_score
+        totals[section["player"]] += round_score
+        assert section["total"] == totals[section["player"]]
+
+
+class ClickBot:
+    """Plays by clicking enabled buttons: mostly moving on, a skill or an undo now and then."""
+
+    def __init__(self, page: Page, seed: int) -> None:
+        self.page = page
+        self.rng = random.Random(seed)
+        self.seen: list[str] = []
+        self.totals = [0, 0]
+
+    def step(self) -> str:
+        """Look at the screen, click one button; returns the screen it was on."""
+        state: dict[str, Any] = self.page.evaluate(BUTTONS_JS)
+        screen, buttons = state["screen"], state["buttons"]
+        self.seen.append(screen)
+        by: dict[str, list[dict[str, str]]] = {}
+        for b in buttons:
+            by.setdefault(b["action"], []).append(b)
+        if screen in ("round-end", "match-end"):
+            check_results(self.page, self.totals)
+            if screen == "round-end":
+                click(self.page, {"action": "next-round"})
+            return screen
+        for single in ("ready", "dismiss-mixup"):
+            if single in by:
+                click(self.page, {"action": single})
+                return screen
+        if "pick-job" in by:
+            click(self.page, self.rng.choice(by["pick-job"]))
+            return screen
+        extras = [b for a in ("undo", "radio", "airlift", "sabotage") for b in by.get(a, [])]
+        finish = by.get("play", []) + by.get("discard", [])
+        if extras and self.rng.random() < 0.06:
+            pick = self.rng.choice(extras)
+        elif finish:
+            pick = by["play"][0] if "play" in by and self.rng.random() < 0.7 else finish[-1]
+        elif "draw" in by:
+            deck = [b for b in by["draw"] if b.get("source") == "deck"]
+            pick = deck[0] if deck and self.rng.random() < 0.85 else self.rng.choice(by["draw"])
+        else:
+            pick = self.rng.choice(by["select"])
+        click(self.page, pick)
+        return screen
+
+    def play_until_pick(self, limit: int = 200) -> None:
+        """Click until a turn shows with cards to pick (the start of a play)."""
+        for _ in range(limit):
+            state = self.page.evaluate(BUTTONS_JS)
+            if state["screen"] == "turn" and any(b["action"] == "select"
+                                                 for b in state["buttons"]):
+                return
+            self.step()
+        raise AssertionError("never reached a turn to play")
+
+    def play_until(self, screens: tuple[str, ...], limit: int = 4000) -> str:
+        """Click until one of `screens` shows; returns it."""
+        for _ in range(limit):
+            screen = self.page.evaluate("document.body.dataset.screen")
+            if screen in screens:
+                return str(screen)
+            self.step()
+        raise AssertionError(f"never reached {screens}")
+
+
+def play_whole_match(app: AppPage, options: tuple[str, ...], seed: int, tag: str) -> ClickBot:
+    """Set up and play a three-round match to the match end, checking screens on the way."""
+    page = app.page
+    assert_accessible(page, "setup")
+    fill_setup(page, options=options)
+    click(page, {"action": "start"})
+    bot = ClickBot(page, seed)
+    if "jobs" in options:
+        bot.play_until(("jobs",))
+        assert_accessible(page, "jobs")
+    bot.play_until(("turn",))
+    for _ in range(12):  # a few turns in, the table has something on it
+        bot.play_until(("turn",))
+        bot.step()
+    bot.play_until(("turn",))
+    assert_accessible(page, "table")
+    screenshot(page, f"table-phone{tag}")
+    page.set_viewport_size(DESKTOP)
+    screenshot(page, f"table-desktop{tag}")
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    bot.play_until(("handoff",))
+    assert_accessible(page, "handoff")
+    bot.play_until(("round-end",))
+    assert_accessible(page, "round-end")
+    screenshot(page, f"round-end-phone{tag}")
+    bot.play_until(("match-end",))
+    bot.step()  # checks the last round's breakdown and the totals
+    assert_accessible(page, "match-end")
+    screenshot(page, f"match-end-phone{tag}")
+    assert bot.seen.count("round-end") >= 2
+    totals = [int(page.locator(f'[data-total][data-player="{p}"]').inner_text()) for p in (0, 1)]
+    assert totals == bot.totals
+    winner = page.locator("[data-winner]").get_attribute("data-winner")
+    expected = "draw" if totals[0] == totals[1] else str(totals.index(max(totals)))
+    assert winner == expected
+    assert app.page_errors == [] and app.console_errors == []
+    return bot
+
+
+def test_a_whole_match_on_a_phone(open_app: Callable[..., AppPage]) -> None:
+    app = open_table(open_app)
+    play_whole_match(app, (), seed=1, tag="")
+    page = app.page
+    click(page, {"action": "new-match"})
+    assert page.evaluate("document.body.dataset.screen") == "setup"
+    assert page.evaluate(f"localStorage.getItem('{SAVE_KEY}')") is None
+    assert page.input_value('[data-field="name1"]') == "Ana"  # the form keeps its values
+
+
+def test_a_whole_match_with_every_option(open_app: Callable[..., AppPage]) -> None:
+    app = open_table(open_app)
+    bot = play_whole_match(app, ALL_OPTIONS, seed=2, tag="-options")
+    assert "jobs" in bot.seen
+
+
+def test_a_reload_mid_turn_resumes_identical(open_app: Callable[..., AppPage]) -> None:
+    app = open_table(open_app)
+    page = app.page
+    fill_setup(page, names=("Zoë", "Ben"), options=("skills", "objectives"))
+    click(page, {"action": "start"})
+    bot = ClickBot(page, 5)
+    for _ in range(5):
+        bot.play_until_pick()
+        bot.step()
+    bot.play_until_pick()
+    page.locator('#app [data-action="select"]').first.click()
+    click(page, {"action": "discard"})  # now mid-turn: discarded, not yet drawn
+    before = page.evaluate(SCREEN_JS)
+    assert before[0] == "turn"
+    page.reload()
+    wait_ready(page, page_errors=app.page_errors)
+    after = page.evaluate(SCREEN_JS)
+    assert after == before
+    click(page, {"action": "undo"})  # the resumed turn goes on
+    assert page.locator('#app [data-action="discard"]').is_disabled()
+
+
+def test_a_corrupt_save_is_reported_and_set_aside(open_app: Callable[..., AppPage]) -> None:
+    app = open_table(open_app)
+    page = app.page
+    page.evaluate(f"localStorage.setItem('{SAVE_KEY}', '{{\"app\": \"lostcities-webui\"')")
+    page.reload()
+    wait_ready(page, page_errors=app.page_errors)
+    assert page.evaluate("document.body.dataset.screen") == "setup"
+    assert page.locator("#notice [role=alert]").is_visible()
+    assert page.evaluate(f"localStorage.getItem('{SAVE_KEY}')") is None
+    assert page.evaluate("localStorage.getItem('lostcities.match.set-aside')").startswith("{")
+    click(page, {"action": "dismiss-notice"})
+    click(page, {"action": "start"})  # the page still works
+    assert page.evaluate("document.body.dataset.screen") == "handoff"
+
+
+def test_abandon_asks_then_returns_to_setup(open_app: Callable[..., AppPage]) -> None:
+    app = open_table(open_app)
+    page = app.page
+    click(page, {"action": "start"})
+    click(page, {"action": "ready"})
+    click(page, {"action": "abandon"})
+    click(page, {"action": "abandon-no"})
+    assert page.evaluate("document.body.dataset.screen") == "turn"
+    click(page, {"action": "abandon"})
+    click(page, {"action": "abandon-yes"})
+    assert page.evaluate("document.body.dataset.screen") == "setup"
+    assert page.evaluate(f"localStorage.getItem('{SAVE_KEY}')") is None
+
+
+def test_choices_made_while_python_loads_are_kept(open_app: Callable[..., AppPage]) -> None:
+    held: list[Route] = []
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    app = open_app(ready=False, setup=lambda page: page.route("**/pyodide.asm.wasm", hold))
+    page = app.page
+    page.set_viewport_size(PHONE)
+    page.wait_for_function("document.readyState === 'complete'")
+    fill_setup(page, names=("Zoë", "Ben"), rounds=2, options=("skills",), starts="1")
+    click(page, {"action": "start"})
+    assert page.locator("#setup-wait").is_visible()
+    assert page.evaluate("document.documentElement.dataset.ready") is None
+    for _ in range(300):  # the runtime download has been asked for, and is held
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the runtime download was not held"
+    for route in held:
+        route.continue_()
+    wait_ready(page, page_errors=app.page_errors)
+    assert page.evaluate("document.body.dataset.screen") == "handoff"
+    assert "Ben" in page.locator("#screen h1").inner_text()  # Ben starts, as chosen
+    assert "Round 1 of 2" in page.locator("#screen .round").inner_text()
+    click(page, {"action": "ready"})
+    assert page.evaluate("document.body.dataset.screen") == "turn"
+    assert page.locator('#screen [data-action="radio"]').count() == 1  # skills: on, as chosen
+
+
+def test_keyboard_and_spanish(open_app: Callable[..., AppPage]) -> None:
+    app = open_table(open_app)
+    page = app.page
+    click(page, {"action": "lang"})
+    assert page.locator('[data-action="start"]').inner_text() == "Empezar partida"
+    page.focus('[data-action="start"]')
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.body.dataset.screen") == "handoff"
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.dataset.action")
+    for _ in range(10):  # Tab to the Ready button
+        if focused == "ready":
+            break
+        page.keyboard.press("Tab")
+        focused = page.evaluate("document.activeElement.dataset.action")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.body.dataset.screen") == "turn"
+    names = page.eval_on_selector_all('[data-action="select"]', "bs => bs.map(b => b.ariaLabel)")
+    assert names and all(any(w in n for w in ("Amarillo", "Azul", "Blanco", "Verde", "Rojo",
+                                               "Apretón")) for n in names)
+    for _ in range(80):  # Tab to a card and pick it with Enter
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.action") == "select":
+            break
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.action") == "discard":
+            break
+    page.keyboard.press("Enter")
+    assert page.locator('[data-action="undo"]').is_enabled()
+    label = page.get_attribute('[data-action="draw"][data-source="deck"]', "aria-label")
+    assert label is not None and label.startswith("Robar del mazo")
