@@ -295,7 +295,11 @@ def test_host_reload_mid_match_resumes(online_match: Match) -> None:
     assert host_save(host)["match"]["state"] == before
     wait_for(lambda: connection_of(host) == connection_of(guest) == "connected",
              "both to show connected again")
-    play_steps(online_match, 4)
+    mark = play_steps(online_match, 4)
+    guest.click('.online-status [data-action="leave-room"]')  # leaving a match asks first
+    guest.click('[role="alertdialog"] [data-action="stay"]')
+    assert guest.locator('[role="alertdialog"]').count() == 0
+    assert sync_of(guest) == mark and host_save(host)["token"]
 
 
 def inject(page: Page, text: str) -> None:

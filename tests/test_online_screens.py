@@ -69,6 +69,12 @@ def test_guest_waiting_and_status_bar_escape_what_players_type() -> None:
     assert "&lt;Eve&gt;" in bar and "<Eve>" not in bar
 
 
+def test_leaving_a_match_asks_first() -> None:
+    tags = Tags(status_bar("es", "connected", "Ana", "K7P2QX", confirm_leave=True))
+    assert tags.find(role="alertdialog")
+    assert len(tags.find(data_action="leave-room")) == 2 and tags.find(data_action="stay")
+
+
 def test_sync_mark_names_round_phase_events_and_player_to_act() -> None:
     view = {"round": 2, "phase": "draw", "log": [{}, {}, {}], "to_act": 1}
     assert sync_mark(view) == "2:draw:3:1"

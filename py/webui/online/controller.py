@@ -30,8 +30,6 @@ from webui.setup import Setup
 
 HOST_KEY = "lostcities-online-host"
 GUEST_KEY = "lostcities-online-guest"
-ACTIONS = ("create-room", "join-room", "leave-room", "share-room", "copy-link", "reload")
-"""The ``data-action`` values of the online screens."""
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
@@ -76,6 +74,7 @@ class OnlineController:
         self.error: str | None = None
         self.notice: str | None = None
         self.broker_ok: bool | None = None
+        self.confirm_leave = False
         self.lang = "en"
         """The language of the last render (for messages made between renders)."""
         self._config: dict[str, Any] | None = None
@@ -153,6 +152,10 @@ class OnlineController:
             self._spawn(self._create_room())
         elif action == "join-room":
             self._join(_field("room-code"), _field("guest-name"))
+        elif action in ("leave-room", "abandon") and self._match_on() and not self.confirm_leave:
+            self.confirm_leave = True  # leaving a match on is for good: ask first
+        elif action == "stay":
+            self.confirm_leave = False
         elif action in ("leave-room", "abandon"):
             self.leave()
             self._on_leave()
@@ -172,6 +175,9 @@ class OnlineController:
         self._rerender()
         return True
 
+    def _match_on(self) -> bool:
+        return self.session is not None and self.session.view().get("phase") != "match-end"
+
     def leave(self) -> None:
         """Close the room or seat and forget it (the opponent sees the connection go)."""
         self._hang_up()
@@ -179,6 +185,7 @@ class OnlineController:
         js.localStorage.removeItem(GUEST_KEY)
         self.phase, self.host, self.guest, self.session = "off", None, None, None
         self.error = self.notice = None
+        self.confirm_leave = False
 
     # ---- host --------------------------------------------------------------------------------
 
@@ -231,7 +238,7 @@ class OnlineController:
             state = host.connection(now()) or "reconnecting"
             self._shown_state = state
             bar = status_bar(lang, state, host.guest_name, host.code,
-                             sync_mark(self.session.view()))
+                             sync_mark(self.session.view()), confirm_leave=self.confirm_leave)
             return screen, bar + html
         notice = None
         if net is not None and net.status is not None:
@@ -306,7 +313,7 @@ class OnlineController:
             self._shown_state = state
             host_name = guest.view()["names"][1 - guest.seat]
             bar = status_bar(lang, state, host_name, guest.code, sync_mark(guest.view()),
-                             guest.error, guest.reload_needed)
+                             guest.error, guest.reload_needed, self.confirm_leave)
             return screen, bar + html
         notice = None
         if guest.refused or guest.reload_needed:

@@ -138,7 +138,8 @@ def sync_mark(view: dict[str, object]) -> str:
 
 
 def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str = "",
-               error: str | None = None, reload: str | None = None) -> str:
+               error: str | None = None, reload: str | None = None,
+               confirm_leave: bool = False) -> str:
     """The connection badge over the table: ``data-connection`` is the opponent's state,
     ``data-sync`` the `sync_mark` of the view shown."""
     name = opponent or t(lang, "status.opponent")
@@ -152,6 +153,13 @@ def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str
         button("leave-room", esc(t(lang, "status.leave")), css="btn small"),
         "</div>",
     ]
+    if confirm_leave:
+        parts.append(
+            f'<div class="notice confirm" role="alertdialog" aria-labelledby="leave-q">'
+            f'<p id="leave-q">{esc(t(lang, "status.leave.confirm"))}</p>'
+            f'{button("leave-room", esc(t(lang, "status.leave.yes")), css="btn danger")}'
+            f'{button("stay", esc(t(lang, "status.stay")), css="btn primary")}</div>'
+        )
     if reload:
         parts.append(f'{_notice(reload, "error")}{button("reload", esc(t(lang, "status.reload")))}')
     elif error:

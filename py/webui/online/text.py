@@ -81,6 +81,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "status.room": ("Room {code}", "Sala {code}"),
     "status.leave": ("Leave room", "Salir de la sala"),
     "status.reload": ("Reload the page", "Recargar la página"),
+    "status.leave.confirm": (
+        "Leave this online match for good? It can't be finished without you.",
+        "¿Dejar esta partida en línea para siempre? No se podrá terminar sin ti.",
+    ),
+    "status.leave.yes": ("Leave", "Salir"),
+    "status.stay": ("Stay", "Quedarme"),
 }
 
 LANGS = ("en", "es")
