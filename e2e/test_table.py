@@ -53,8 +53,16 @@ RESULTS_JS = """() => [...document.querySelectorAll('.breakdown')].map(section =
 
 
 def open_table(open_app: Callable[..., AppPage], viewport: dict[str, int] = PHONE) -> AppPage:
-    """The app at `viewport`, booted, on the setup screen."""
-    app = open_app(setup=lambda page: page.set_viewport_size(viewport))
+    """The app at `viewport`, booted, on the setup screen.
+
+    Reduced motion is on, so that no check (axe's contrast, a screenshot) meets a card halfway
+    through its short animation."""
+
+    def setup(page: Page) -> None:
+        page.set_viewport_size(viewport)
+        page.emulate_media(reduced_motion="reduce")
+
+    app = open_app(setup=setup)
     assert app.page.evaluate("document.body.dataset.screen") == "setup"
     return app
 

@@ -212,3 +212,58 @@ def test_setup_form_values_become_options() -> None:
         parse_setup({"rounds": "6"}, "en")
     with pytest.raises(ValueError):
         parse_setup({"starts": "2"}, "en")
+
+
+def _discard_turn(session: Session) -> None:
+    """One plain turn: pass the hand-off, discard the first card, draw from the deck."""
+    if session.screen() == "handoff":
+        session.handle("ready", {})
+    session.handle("select", {"card": session.view()["hand"][0]})
+    session.handle("discard", {})
+    session.handle("draw", {"source": "deck"})
+    assert session.ui.message is None
+
+
+def test_sabotage_opens_a_chooser_and_shuts_the_pile_for_the_opponent() -> None:
+    session = new_session(Options(skills=True), seed=8)
+    for _ in range(6):
+        _discard_turn(session)
+    session.handle("ready", {})
+    assert session.view()["charges"][session.view()["player"]] == 3
+    toggle = next(a for t, a in Elements(session.render("en")[1]).tags
+                  if a.get("data-action") == "sabotage")
+    assert "disabled" not in toggle and toggle.get("aria-expanded") == "false"
+    session.handle("sabotage", {})
+    chooser = [data_of(b) for b in Elements(session.render("en")[1]).buttons()
+               if b.get("data-colour")]
+    assert {b["colour"] for b in chooser} == set(session.view()["colours"])
+    session.handle("sabotage", {"colour": "R"})
+    assert session.ui.message is None and not session.ui.sabotage_menu
+    session.handle("select", {"card": session.view()["hand"][0]})
+    session.handle("discard", {})
+    session.handle("draw", {"source": "deck"})
+    session.handle("ready", {})
+    view = session.view()
+    assert view["shut_pile"] == "R"
+    red = next(a for t, a in Elements(session.render("en")[1]).tags
+               if a.get("data-action") == "draw" and a.get("data-source") == "R")
+    assert "disabled" in red and "Shut by sabotage" in (red.get("aria-label") or "")
+
+
+def test_the_mixup_is_announced_to_each_player_once() -> None:
+    session = new_session(Options(rounds=1, mixups=True), seed=9)
+    while session.view()["mixup"] is None:
+        _discard_turn(session)
+    mixup = session.view()["mixup"]
+    assert session.screen() == "handoff"
+    assert f'data-mixup="{mixup}"' in session.render("en")[1]
+    for _ in range(2):  # each player sees the news on the table and dismisses it
+        session.handle("ready", {})
+        html = session.render("es")[1]
+        assert 'role="alert"' in html and 'data-action="dismiss-mixup"' in html
+        session.handle("dismiss-mixup", {})
+        assert 'data-action="dismiss-mixup"' not in session.render("es")[1]
+        assert f'data-mixup="{mixup}"' in session.render("es")[1]  # the card stays face up
+        session.handle("select", {"card": session.view()["hand"][0]})
+        session.handle("discard", {})
+        session.handle("draw", {"source": "deck"})

@@ -77,8 +77,7 @@ class Page:
         js.document.addEventListener("keydown", self._proxies[1])
         pwa.on_update_ready(self.render)  # the offer appears between games (pwa.BETWEEN_GAMES)
         self.resume()
-        if self.session is None:
-            self.online.resume()  # a saved room or seat, or a join link (?room=CODE)
+        self.online.resume(self.session is not None)  # a join link, or a saved room or seat
         if js.document.body.getAttribute("data-pending-start") == "true":
             js.document.body.removeAttribute("data-pending-start")
             if self.session is None:

@@ -256,7 +256,9 @@ def render_rules(lang: str) -> str:
         for heading, paras in RULES_SECTIONS
     )
     return (
-        f'<article class="rules-page"><h1>{esc(t(lang, "rules.heading"))}</h1>{sections}'
+        f'<article class="rules-page"><p class="rules-top">'
+        f'{button("rules-close", "← " + esc(t(lang, "rules.close")), css="btn small ghost")}</p>'
+        f'<h1>{esc(t(lang, "rules.heading"))}</h1>{sections}'
         f'{button("rules-close", esc(t(lang, "rules.close")), css="btn primary")}</article>'
     )
 
