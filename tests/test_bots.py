@@ -129,12 +129,12 @@ def _permute_hidden(state: State, rng: random.Random) -> State:
 
 def test_bots_choose_the_same_whatever_the_hidden_cards() -> None:
     rng = random.Random(7)
-    bots: list[Bot] = [HeuristicBot(), StrongBot(playouts=12)]
+    bots: list[Bot] = [HeuristicBot(), StrongBot(playouts=8)]
     checked = 0
     for seed, options in ((1, Options()), (2, ALL), (3, Options(skills=True, jobs=True))):
         state = new_match(options, seed=seed)
         driver = HeuristicBot()
-        for _ in range(60):
+        for _ in range(45):
             if state.phase == "match-end":
                 break
             seat = state.to_act if state.to_act is not None else 0
@@ -147,7 +147,7 @@ def test_bots_choose_the_same_whatever_the_hidden_cards() -> None:
                     assert bot.choose(v1, random.Random(5)) == bot.choose(v2, random.Random(5))
                 checked += 1
             state = apply(state, move_from_json(driver.choose(view(state, seat), rng)))
-    assert checked >= 100
+    assert checked >= 80
 
 
 def test_matches_are_deterministic_in_the_seed() -> None:

@@ -56,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1,
                    help="parallel processes (default 1; results do not depend on it)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--progress", type=int, default=0, metavar="K",
+                   help="report the running tally on stderr every K matches")
     return p
 
 
@@ -129,13 +131,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = (args.p0, args.p1)
     jobs = [_Job(names, args.playouts, options, args.seed + i) for i in range(args.games)]
     start = time.perf_counter()
+    results: list[MatchResult] = []
+
+    def record(result: MatchResult) -> None:
+        results.append(result)
+        if args.progress and len(results) % args.progress == 0:
+            wins = sum(1 for r in results if r.winner == 0)
+            print(f"{len(results)} matches: {names[0]} won {wins}", file=sys.stderr, flush=True)
+
     if args.workers == 1:
-        results = [_play(j) for j in jobs]
+        for job in jobs:
+            record(_play(job))
     else:
         from multiprocessing import Pool
 
         with Pool(args.workers) as pool:
-            results = pool.map(_play, jobs, chunksize=1)
+            for result in pool.imap(_play, jobs, chunksize=1):
+                record(result)
     seconds = time.perf_counter() - start
     summary = summarise(names, options, results, seconds, args.workers)
     print(json.dumps(summary) if args.json else _text(summary))

@@ -2,11 +2,13 @@
 
 For each decision it deals many *worlds* consistent with its view (``Knowledge.world``: the
 opponent's unknown cards and the deck order at random, the cards it saw taken from the piles
-kept in the opponent's hand), tries each candidate move in every world, plays the round out with
-the careful-human policy, and keeps the move with the best average round-score margin. All
-candidates are tried on the same worlds (common random numbers), and weak candidates are dropped
-by successive halving, so the budget goes to the close calls. Seeded by the ``rng`` it is given;
-the budget is a number of playouts (deterministic) or, optionally, a time limit.
+kept in the opponent's hand), tries each candidate move in every world (the policy's own choice
+and its next best ideas), and plays on with the policy (``SHARP`` style) for both players: to the
+end of the round once the deck is short (``SEARCH_DECK``), otherwise for ``DEFAULT_DEPTH`` turns,
+where the policy's estimate of each player's round takes over. All candidates are tried on the
+same worlds (common random numbers); the policy's move is kept unless another is clearly better
+on the paired differences. Seeded by the ``rng`` it is given; the budget is a number of playouts
+(deterministic) or, optionally, a time limit.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Generator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .base import MoveJson, routine_move
-from .heuristic import HeuristicBot
 from .knowledge import Knowledge
 from .policy import SHARP, Colours, Style, choose_draw, choose_play, choose_skill, discard_loss, \
     play_loss, playout
@@ -28,11 +30,30 @@ from .sim import COL, DISCARD, DRAW_PHASE, PLAY, PLAY_PHASE, RADIO, VAL, Action,
 DEFAULT_PLAYOUTS = 300
 """The playout budget of a decision at the default (Hard) level."""
 SEARCH_DECK = 12
-"""The bot searches once the deck is down to this many cards; before, the policy decides."""
+"""With this few cards in the deck, playouts run to the end of the round."""
+DEFAULT_DEPTH = 2
+"""With more cards in the deck, playouts stop after this many turns (the bot's and its
+opponent's) and the policy's estimate of the rest stands in for the end of the round."""
+FULL_ROUND = 1000
+"""A playout length that always reaches the end of the round."""
 MIN_GAIN = 1.0
 """A move must beat the policy's own by at least this many points (and by the noise)."""
 MAX_CANDIDATES = 6
 """At most this many plays/discards are searched (the policy's best by its own estimate)."""
+
+T = TypeVar("T")
+Steps = Generator[None, None, T]
+"""Work done in small steps: each ``yield`` is a point where the caller may pause (one
+playout apart), the generator's return value is the result."""
+
+
+def run_steps(steps: Steps[T]) -> T:
+    """Run stepwise work to the end and return its result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -83,19 +104,21 @@ def _finish_turn(sim: Sim, me: int, style: Style) -> None:
         sim.apply(choose_draw(sim, me, style=style))
 
 
-def search(
+def search_steps(
     view: dict[str, Any],
     rng: random.Random,
     playouts: int = DEFAULT_PLAYOUTS,
     time_limit: float | None = None,
     style: Style = SHARP,
-) -> list[Evaluation]:
+    turns: int = FULL_ROUND,
+) -> Steps[list[Evaluation]]:
     """Evaluate the candidate moves of the view's player (phase play or draw), best first.
 
     Every candidate is played out in the same worlds, ``playouts`` playouts in all
     (``time_limit`` seconds, if given, stops earlier). The policy's own move comes first and
     stays first unless another beats it by more than twice the standard error of the paired
-    difference: noise must not talk the bot out of a sound move.
+    difference: noise must not talk the bot out of a sound move. Stepwise: it yields after
+    every playout (``search`` runs it at once).
     """
     know = Knowledge.from_view(view)
     me = know.me
@@ -115,8 +138,9 @@ def search(
             sim = world.copy(random.Random(seed))
             sim.apply(a)
             _finish_turn(sim, me, style)
-            s = playout(sim, style=style)
+            s = playout(sim, turns, style)
             scores[i].append(s[me] - s[1 - me])
+            yield
     n = len(scores[0])
     means = [sum(x) / n for x in scores]
     best = 0
@@ -131,22 +155,40 @@ def search(
     return [Evaluation(action_json(cands[i]), means[i], n) for i in order]
 
 
+def search(
+    view: dict[str, Any],
+    rng: random.Random,
+    playouts: int = DEFAULT_PLAYOUTS,
+    time_limit: float | None = None,
+    style: Style = SHARP,
+    turns: int = FULL_ROUND,
+) -> list[Evaluation]:
+    """``search_steps`` run at once."""
+    return run_steps(search_steps(view, rng, playouts, time_limit, style, turns))
+
+
 class StrongBot:
     """Determinized Monte-Carlo search with the careful-human policy in the playouts."""
 
     name = "strong"
 
     def __init__(self, playouts: int = DEFAULT_PLAYOUTS, time_limit: float | None = None,
-                 search_deck: int = SEARCH_DECK, style: Style = SHARP):
+                 search_deck: int = SEARCH_DECK, style: Style = SHARP,
+                 depth: int = DEFAULT_DEPTH):
         if playouts < 1:
             raise ValueError("playouts must be at least 1")
         self.playouts = playouts
         self.time_limit = time_limit
         self.search_deck = search_deck
+        self.depth = depth
         self.style = style
 
     def choose(self, view: dict[str, Any], rng: random.Random) -> MoveJson:
         """The searched move for this view; the same view and rng state give the same move."""
+        return run_steps(self.choose_steps(view, rng))
+
+    def choose_steps(self, view: dict[str, Any], rng: random.Random) -> Steps[MoveJson]:
+        """``choose`` in steps: yields between playouts, so a browser can breathe."""
         routine = routine_move(view)
         if routine is not None:
             return routine
@@ -154,6 +196,7 @@ class StrongBot:
         if know.skills_on and know.phase == PLAY_PHASE and know.charges[know.me] >= 4 \
                 and not know.used & 1 and not know.deck_peek and know.deck_count >= 2:
             return action_json((RADIO, 0))
-        if know.deck_count > self.search_deck:
-            return HeuristicBot(self.style).choose(view, rng)
-        return search(view, rng, self.playouts, self.time_limit, self.style)[0].move
+        turns = self.depth if know.deck_count > self.search_deck else FULL_ROUND
+        found = yield from search_steps(view, rng, self.playouts, self.time_limit, self.style,
+                                        turns)
+        return found[0].move
