@@ -98,30 +98,41 @@ class OnlineController:
         """Whether the page shows an online screen (lobby, waiting room or online match)."""
         return self.phase != "off"
 
-    def resume(self) -> bool:
-        """At boot: take back a saved room (host), a saved seat (guest), or open the lobby
-        of a join link (``?room=CODE``). False when there is nothing online to resume."""
-        host_doc, guest_doc = _load(HOST_KEY), _load(GUEST_KEY)
+    def resume(self, local_match: bool = False) -> bool:
+        """At boot: open a join link (``?room=CODE``: the saved seat of that room, else the
+        lobby with the code filled in), or else, unless a pass-and-play match was resumed
+        (`local_match`), take back a saved room (host) or seat (guest). False if none."""
+        link_code = code_from_query(str(js.location.search))
+        guest = self._saved_guest()
+        if link_code is not None:
+            if guest is not None and _same_code(link_code, guest.code):
+                self._start_guest(guest)
+            else:
+                self.open_lobby(None, link_code)
+            return True
+        if local_match:
+            return False
+        host_doc = _load(HOST_KEY)
         if host_doc is not None:
             try:
                 self._start_host(OnlineHost.from_json(host_doc, now()), fresh=False)
                 return True
             except ValueError:
                 js.localStorage.removeItem(HOST_KEY)
-        link_code = code_from_query(str(js.location.search))
-        if guest_doc is not None:
-            try:
-                guest = OnlineGuest.from_json(guest_doc, now())
-            except ValueError:
-                js.localStorage.removeItem(GUEST_KEY)
-            else:
-                if link_code is None or _same_code(link_code, guest.code):
-                    self._start_guest(guest)
-                    return True
-        if link_code is not None:
-            self.open_lobby(None, link_code)
+        if guest is not None:
+            self._start_guest(guest)
             return True
         return False
+
+    def _saved_guest(self) -> OnlineGuest | None:
+        doc = _load(GUEST_KEY)
+        if doc is None:
+            return None
+        try:
+            return OnlineGuest.from_json(doc, now())
+        except ValueError:
+            js.localStorage.removeItem(GUEST_KEY)
+            return None
 
     def open_lobby(self, setup: Setup | None, code: str = "") -> None:
         """Show the lobby; `setup` holds the options a room created here will use."""
