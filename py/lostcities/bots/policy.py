@@ -53,8 +53,8 @@ SHARP = Style(sharp=True)
 class Colours:
     """Per-colour facts about the acting player's position, computed once per decision."""
 
-    __slots__ = ("psum", "pcnt", "hs", "started", "value", "committed", "hs_ok", "lowest",
-                 "turns", "pending", "share", "gone", "style")
+    __slots__ = ("psum", "hs", "started", "value", "committed", "hs_ok", "turns", "pending",
+                 "share", "gone", "style")
 
     def __init__(self, sim: Sim, p: int, style: Style = CAREFUL) -> None:
         self.style = style
@@ -75,7 +75,6 @@ class Colours:
         psum = [0] * ncol
         pcnt = [0] * ncol
         hs = [0] * ncol
-        lowest = [99] * ncol
         held = [0] * ncol
         for card in hand:
             c = COL[card]
@@ -87,8 +86,6 @@ class Colours:
                 psum[c] += v
                 pcnt[c] += 1
                 held[c] |= 1 << v
-                if v < lowest[c]:
-                    lowest[c] = v
         gone = sim.gone
         objs = sim.objectives[p]
         margin = style.margin
@@ -147,13 +144,11 @@ class Colours:
             if com:
                 pending += n + (h if ok else 0)
         self.psum = psum
-        self.pcnt = pcnt
         self.hs = hs
         self.started = started
         self.value = value
         self.committed = committed
         self.hs_ok = hs_ok
-        self.lowest = lowest
         self.pending = pending
         self.gone = gone
 
