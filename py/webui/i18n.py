@@ -92,6 +92,60 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "update.button": ("New version available - reload", "Versión nueva disponible: recargar"),
     "error.engine": ("Something went wrong: {reason}", "Algo ha fallado: {reason}"),
+    # -- the computer opponent and hints (issue 7) ---------------------------------------------
+    "setup.opponent": ("Opponent", "Rival"),
+    "setup.opponent.human": ("Another person", "Otra persona"),
+    "setup.opponent.easy": ("Computer: easy", "Ordenador: fácil"),
+    "setup.opponent.medium": ("Computer: medium", "Ordenador: medio"),
+    "setup.opponent.hard": ("Computer: hard", "Ordenador: difícil"),
+    "bot.name.easy": ("Computer (easy)", "Ordenador (fácil)"),
+    "bot.name.medium": ("Computer (medium)", "Ordenador (medio)"),
+    "bot.name.hard": ("Computer (hard)", "Ordenador (difícil)"),
+    "bot.thinking": ("{name} is thinking…", "{name} está pensando…"),
+    "hint.button": ("Hint", "Pista"),
+    "hint.thinking": ("Thinking…", "Pensando…"),
+    "hint.label": (
+        "Hint: what the hard computer would play",
+        "Pista: lo que jugaría el ordenador difícil",
+    ),
+    "hint.says": ("The hard computer would:", "El ordenador difícil haría:"),
+    "hint.move.skill": ("Use {skill}", "Usar {skill}"),
+    "hint.move.job": ("Pick {job}", "Elegir {job}"),
+    "hint.why.handshake": (
+        "It raises the stake on the {colour} expedition: you hold {count} of its cards, "
+        "worth {worth}.",
+        "Sube la apuesta de la expedición {colour}: tienes {count} cartas de ese color, "
+        "que suman {worth}.",
+    ),
+    "hint.why.start": (
+        "It starts the {colour} expedition: you hold {count} of its cards, worth {worth}.",
+        "Empieza la expedición {colour}: tienes {count} cartas de ese color, que suman {worth}.",
+    ),
+    "hint.why.continue": (
+        "It continues your {colour} expedition.",
+        "Continúa tu expedición {colour}.",
+    ),
+    "hint.why.discard-least": (
+        "Of your cards it is the one you need least and it helps your opponent least.",
+        "De tus cartas es la que menos necesitas y la que menos ayuda a tu rival.",
+    ),
+    "hint.why.discard-safe": (
+        "Your opponent can't use it, and you need it least.",
+        "Tu rival no puede usarla y es la que menos necesitas.",
+    ),
+    "hint.why.deck": ("No discard is worth taking.", "Ningún descarte merece la pena."),
+    "hint.why.pile-fits": (
+        "It fits your {colour} expedition.",
+        "Encaja en tu expedición {colour}.",
+    ),
+    "hint.why.pile-deny": (
+        "It takes it before your opponent can.",
+        "Así te la llevas antes que tu rival.",
+    ),
+    "hint.why.pile-stall": (
+        "It leaves the deck alone, so the round lasts longer.",
+        "No toca el mazo, así que la ronda dura más.",
+    ),
     # -- cards, colours, zones -------------------------------------------------------------
     "colour.Y": ("yellow", "amarillo"),
     "colour.B": ("blue", "azul"),

@@ -7,6 +7,7 @@ works while Python boots: its values are read when the match starts, never reset
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -14,7 +15,9 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from webui import pwa
+from webui.botseat import OPPONENTS, PACE, BotMatch, run_sliced
 from webui.driver import LocalMatch
+from webui.hint import hint_steps, render_hint
 from webui.html import button, esc
 from webui.i18n import pick_language, t
 from webui.online.controller import OnlineController
@@ -60,6 +63,8 @@ class Page:
         self.notice: str | None = None
         self.rules_open = False
         self.confirm_abandon = False
+        self.bot_task: Any = None  # the computer's turn being played (asyncio task)
+        self.hint: dict[str, Any] | None = None  # {"view", "move"}: move None while thinking
         self._proxies = [create_proxy(self.on_click), create_proxy(self.on_key)]
         self.online = OnlineController(self.render, self.render)  # lobby, room, online match
 
@@ -84,6 +89,7 @@ class Page:
                 self.start()
         self.render()
         js.document.documentElement.dataset.ready = "true"
+        self.kick_bot()  # a resumed match where the computer was to move goes on
 
     def resume(self) -> None:
         """Resume the saved match; a save that can't be loaded is set aside and reported."""
@@ -113,6 +119,7 @@ class Page:
             js.console.error(f"{action}: {exc!r}")
             self.notice = t(self.lang, "error.engine", reason=str(exc))
         self.render()
+        self.kick_bot()
 
     def on_key(self, event: Any) -> None:
         """Escape leaves the Rules page and closes the sabotage menu."""
@@ -135,6 +142,8 @@ class Page:
             self.save()
         elif action == "start":
             self.start()
+        elif action == "hint":
+            self.request_hint()
         elif action == "new-match":
             self.end_match()
         elif action == "abandon":
@@ -169,6 +178,8 @@ class Page:
         values["starts"] = str(starts.value) if starts else "0"
         mode = _query('[data-option="mode"]:checked')
         values["mode"] = str(mode.value) if mode else "local"
+        opponent = _query('[data-option="opponent"]')
+        values["opponent"] = str(opponent.value) if opponent else "human"
         for key in OPTION_FIELDS:
             box = _query(f'[data-option="{key}"]')
             values[key] = bool(box and box.checked)
@@ -183,7 +194,15 @@ class Page:
             return
         rng = random.SystemRandom()
         first = setup.first_player if setup.first_player is not None else rng.randrange(2)
-        seat = LocalMatch.new(setup.options, rng.randrange(2**31), first, setup.names)
+        opponent = values["opponent"]
+        if opponent not in OPPONENTS:
+            raise ValueError(f"the opponent must be one of {', '.join(OPPONENTS)}")
+        seat: LocalMatch | BotMatch
+        if opponent == "human":
+            seat = LocalMatch.new(setup.options, rng.randrange(2**31), first, setup.names)
+        else:  # the human is player 1 (seat 0); the computer takes the second name
+            names = (setup.names[0], t(self.lang, f"bot.name.{opponent}"))
+            seat = BotMatch.new(setup.options, rng.randrange(2**31), first, names, str(opponent))
         self.session = Session(seat)
         self.confirm_abandon = False
         self.notice = None
@@ -193,10 +212,66 @@ class Page:
         """Forget the match (after the match end, or when abandoned) and show the setup."""
         js.localStorage.removeItem(SAVE_KEY)
         self.session = None
+        self.hint = None
         self.confirm_abandon = False
         wait = _query("#setup-wait")
         if wait:
             wait.hidden = True
+
+    # -- the computer opponent and hints (issue 7) ----------------------------------------------
+
+    def kick_bot(self) -> None:
+        """Start the computer's turn if it is to move and not already thinking."""
+        session = self.session
+        if session is None or self.online.active or self.bot_task is not None:
+            return
+        if isinstance(session.seat, BotMatch) and session.seat.bot_to_act():
+            self.bot_task = asyncio.ensure_future(self._bot_turn(session, session.seat))
+
+    async def _bot_turn(self, session: Session, seat: BotMatch) -> None:
+        """Play the computer's moves, thinking in time slices, until it is not to move."""
+        try:
+            while self.session is session and seat.bot_to_act():
+                self.render()  # shows that it is thinking
+                move = await run_sliced(seat.bot_steps(), pace=PACE)
+                if self.session is not session:
+                    break  # the match was left meanwhile
+                seat.play_bot(move)
+                self.save()
+        except Exception as exc:  # keep the page alive; say what broke
+            js.console.error(f"computer: {exc!r}")
+            self.notice = t(self.lang, "error.engine", reason=str(exc))
+        finally:
+            self.bot_task = None
+        self.render()
+        self.kick_bot()  # a match started meanwhile may be waiting for its computer
+
+    def thinking(self) -> bool:
+        """Whether the computer is thinking about its move now."""
+        session = self.session
+        return (self.bot_task is not None and session is not None
+                and isinstance(session.seat, BotMatch) and session.seat.bot_to_act())
+
+    def request_hint(self) -> None:
+        """Ask the Hard bot what the player to act should do (computed in time slices)."""
+        session = self.session
+        if session is None or self.thinking():
+            return
+        view = session.view()
+        if self.hint is not None and self.hint["view"] == view:
+            return  # already shown, or being worked out
+        self.hint = {"view": view, "move": None}
+        asyncio.ensure_future(self._hint(session, view))
+
+    async def _hint(self, session: Session, view: dict[str, Any]) -> None:
+        try:
+            move = await run_sliced(hint_steps(view))
+        except Exception as exc:
+            js.console.error(f"hint: {exc!r}")
+            move = None
+        if self.session is session and self.hint is not None and self.hint["view"] == view:
+            self.hint = None if move is None else {"view": view, "move": move}
+            self.render()
 
     def save(self) -> None:
         """Save the match in the browser's storage (after every move)."""
@@ -248,9 +323,12 @@ class Page:
             name = "setup"
             screen.innerHTML = ""
         else:
+            log_open = _query("#screen details.log[open]") is not None
             name, html = self.session.render(self.lang)
             screen.innerHTML = html
+            self._bot_bits(name, log_open)
         body.dataset.screen = name
+        body.toggleAttribute("data-thinking", self.thinking())
         heading = _present(screen.querySelector("h1"))
         if heading is not None:  # focusable by script, so a new screen can be announced
             heading.setAttribute("tabindex", "-1")
@@ -267,6 +345,25 @@ class Page:
             js.window.scrollTo(0, 0)
             if heading is not None:
                 heading.focus()
+
+    def _bot_bits(self, name: str, log_open: bool) -> None:
+        """After the table is drawn: the thinking indicator, the hint, the log kept open."""
+        session = self.session
+        if session is None:
+            return
+        if log_open:
+            log = _query("#screen details.log")
+            if log:
+                log.open = True
+        status = _query("#screen #why")
+        if self.thinking() and status:
+            names = session.view()["names"]
+            status.textContent = t(self.lang, "bot.thinking", name=names[session.seat.bot])
+            status.classList.add("thinking")
+        area = _query("#screen .hand-area")
+        if name == "turn" and area:
+            area.insertAdjacentHTML("beforeend", render_hint(session.view(), self.hint,
+                                                             self.lang))
 
     def _focus_key(self) -> dict[str, str] | None:
         active = js.document.activeElement

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from webui.botseat import BotMatch, is_bot_match
 from webui.driver import LocalMatch, Seat
 from webui.screens import render_screen, screen_name
 from webui.uistate import UiState
@@ -112,8 +113,9 @@ class Session:
 
     def save_text(self) -> str:
         """The save document (JSON text) for the browser's storage."""
-        if not isinstance(self.seat, LocalMatch):
-            raise TypeError("only a pass-and-play match is saved on this device")
+        if not isinstance(self.seat, (LocalMatch, BotMatch)):
+            raise TypeError("only a match on this device (pass-and-play or against the "
+                            "computer) is saved here")
         return json.dumps({"app": SAVE_APP, "version": SAVE_VERSION,
                            "match": self.seat.to_json(), "ui": self.ui.to_json()})
 
@@ -128,4 +130,6 @@ class Session:
             raise ValueError("not a saved match of this app")
         if doc.get("version") != SAVE_VERSION:
             raise ValueError(f"save version {doc.get('version')!r} is not supported")
-        return cls(LocalMatch.from_json(doc.get("match")), UiState.from_json(doc.get("ui")))
+        match = doc.get("match")
+        seat = BotMatch.from_json(match) if is_bot_match(match) else LocalMatch.from_json(match)
+        return cls(seat, UiState.from_json(doc.get("ui")))

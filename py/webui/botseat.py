@@ -1,0 +1,180 @@
+"""Playing alone against the computer: a `Seat` where the other player is a bot.
+
+The human sits at one seat and sees only their own view; the bot acts for the other seat and
+chooses from ITS OWN view only (never the state). Thinking is stepwise (`think_steps`) so the
+page can run it in time slices (`run_sliced`) and stay responsive; nothing here touches the
+browser, so all of it runs natively too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Awaitable, Callable, Generator
+from typing import Any
+
+import lostcities
+from lostcities.bots import LEVELS, Bot, make_bot
+from lostcities.bots.strong import StrongBot
+
+View = dict[str, Any]
+Move = dict[str, Any]
+Steps = Generator[None, None, Move]
+
+OPPONENTS = ("human", *LEVELS)
+"""Values of the setup's ``data-option="opponent"``: another person, or a bot level."""
+HARD_TIME_LIMIT = 0.7
+"""Seconds of wall time a Hard move may think (the page's slices included), so it moves in
+about a second even where Python runs ~3x slower than native (Pyodide)."""
+SLICE = 0.015
+"""Seconds of thinking between two pauses for the browser."""
+PACE = 0.3
+"""A bot's move takes at least this long, so the player sees it coming."""
+
+
+def level_bot(level: str, time_limit: float | None = HARD_TIME_LIMIT,
+              playouts: int | None = None) -> Bot:
+    """The bot of an app level (``easy``, ``medium``, ``hard``); ValueError if unknown.
+
+    Hard thinks at most `time_limit` seconds a move (None: its whole playout budget, which
+    makes it deterministic); `playouts` overrides the level's budget."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
+    name, budget = LEVELS[level]
+    if name == "strong":
+        return StrongBot(playouts or budget or 1, time_limit=time_limit)
+    return make_bot(name)
+
+
+def think_steps(bot: Bot, view: View, rng: random.Random) -> Steps:
+    """The bot's move for `view` as stepwise work (bots without steps answer at once)."""
+    if isinstance(bot, StrongBot):
+        move: Move = yield from bot.choose_steps(view, rng)
+        return move
+    return bot.choose(view, rng)
+
+
+async def run_sliced(steps: Steps, slice_s: float = SLICE, pace: float = 0.0,
+                     pause: Callable[[float], Awaitable[None]] = asyncio.sleep) -> Move:
+    """Run `steps` in slices of about `slice_s` seconds with `await pause(0)` between them
+    (the browser handles its events there); takes at least `pace` seconds in all."""
+    start = time.perf_counter()
+    mark = start
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            move: Move = done.value
+            break
+        if time.perf_counter() - mark >= slice_s:
+            await pause(0)
+            mark = time.perf_counter()
+    rest = pace - (time.perf_counter() - start)
+    await pause(max(rest, 0.0))
+    return move
+
+
+class BotMatch:
+    """A match against a bot. `view()` is always the human's; `submit` takes the human's
+    moves (and ``next-round``); the page asks `bot_steps()` for the bot's move when
+    `bot_to_act()` and hands it to `play_bot`."""
+
+    time_limit: float | None = HARD_TIME_LIMIT
+    """Hard's thinking time a move (None: deterministic, for tests)."""
+    playouts: int | None = None
+    """Hard's playout budget a move (None: the level's)."""
+
+    def __init__(self, state: lostcities.State, level: str, human: int = 0,
+                 seed: int = 0, moves: int = 0) -> None:
+        level_bot(level)  # validates the level
+        if human not in (0, 1) or isinstance(human, bool):
+            raise ValueError("the human's seat must be 0 or 1")
+        self._state = state
+        self.level = level
+        self.human = human
+        self.local_players = frozenset({human})
+        self._seed = seed
+        self._moves = moves  # the bot's moves so far: its random stream per move
+        self._on_change: Callable[[], None] | None = None
+
+    @classmethod
+    def new(cls, options: lostcities.Options, seed: int, first_player: int,
+            names: tuple[str, str], level: str, human: int = 0) -> BotMatch:
+        """A new match against the bot of `level` (ValueError on bad arguments)."""
+        level_bot(level)
+        state = lostcities.new_match(options, seed=seed, first_player=first_player,
+                                     names=names)
+        return cls(state, level, human, seed)
+
+    @property
+    def bot(self) -> int:
+        """The bot's seat."""
+        return 1 - self.human
+
+    def view(self) -> View:
+        """The human's view."""
+        return lostcities.view(self._state, self.human)
+
+    def bot_to_act(self) -> bool:
+        """Whether the bot must move now."""
+        return self._state.to_act == self.bot
+
+    def submit(self, move: Move) -> str | None:
+        """Apply the human's move; None if accepted, else why not (state unchanged)."""
+        if self.bot_to_act():
+            return "Wait: it is the computer's turn."
+        try:
+            self._state = lostcities.apply(self._state, lostcities.move_from_json(move))
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    def bot_steps(self) -> Steps:
+        """The bot's next move as stepwise work, chosen from the bot's own view only."""
+        if not self.bot_to_act():
+            raise ValueError("it is not the computer's turn")
+        rng = random.Random(f"{self._seed}/{self._moves}")
+        bot = level_bot(self.level, self.time_limit, self.playouts)
+        return think_steps(bot, lostcities.view(self._state, self.bot), rng)
+
+    def play_bot(self, move: Move) -> None:
+        """Apply the bot's move (raises IllegalMove if the bot broke the rules: a bug)."""
+        if not self.bot_to_act():
+            raise ValueError("it is not the computer's turn")
+        self._state = lostcities.apply(self._state, lostcities.move_from_json(move))
+        self._moves += 1
+        if self._on_change is not None:
+            self._on_change()
+
+    def set_on_change(self, callback: Callable[[], None]) -> None:
+        """`callback()` runs after each bot move."""
+        self._on_change = callback
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole match, JSON-ready: state, the human's seat, the opponent level."""
+        return {"state": lostcities.state_to_json(self._state), "seat": self.human,
+                "opponent": self.level, "seed": self._seed, "bot_moves": self._moves}
+
+    @classmethod
+    def from_json(cls, data: object) -> BotMatch:
+        """Rebuild from `to_json`; ValueError (CorruptSave included) on a bad document."""
+        if not isinstance(data, dict):
+            raise ValueError("the match is not an object")
+        state = lostcities.state_from_json(data.get("state"))
+        seed, moves = data.get("seed"), data.get("bot_moves")
+        for name, value in (("seed", seed), ("bot_moves", moves)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"bad {name}")
+        level = data.get("opponent")
+        if level not in LEVELS:
+            raise ValueError(f"bad opponent {level!r}")
+        seat = data.get("seat")
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise ValueError("bad seat")
+        return cls(state, level, seat, seed, moves)
+
+
+def is_bot_match(data: object) -> bool:
+    """Whether a saved match document (``to_json``) is a match against the computer."""
+    return isinstance(data, dict) and "opponent" in data
