@@ -15,6 +15,7 @@ import pytest
 
 import lostcities
 from lostcities import Options
+from lostcities.protocol import APP_VERSION
 from webui.online.codes import (
     ALPHABET, code_from_query, join_link, new_code, normalize_code, peer_id,
 )
@@ -312,14 +313,20 @@ def test_refusal_text_is_a_protocol_error() -> None:
                        "code": "forbidden", "message": "no"}
 
 
-def test_a_turned_away_guest_stops_pinging() -> None:
+def test_a_guest_pings_only_once_welcomed_and_stops_when_turned_away() -> None:
     guest = OnlineGuest("ABCDEF", TOKEN, "Ben", 0.0)
     sent: list[str] = []
     guest.opened(sent.append, 0.0)
+    guest.ping()  # no answer to the hello yet: no ping
+    guest.receive(json.dumps({"v": 1, "seq": 1, "type": "welcome", "ref_seq": 1, "protocol": 1,
+                              "app": APP_VERSION, "seat": 1, "match": False}), 0.0)
     guest.ping()
     assert [json.loads(m)["type"] for m in sent] == ["hello", "ping"]
-    guest.receive(json.dumps({"v": 1, "seq": 1, "type": "error", "ref_seq": 1,
+    guest.receive(json.dumps({"v": 1, "seq": 2, "type": "error", "ref_seq": 2,
                               "code": "version-mismatch", "message": "reload"}), 0.0)
     assert guest.reload_needed
     guest.ping()
     assert len(sent) == 2
+    guest.opened(sent.append, 1.0)  # a new channel: silent again until welcomed
+    guest.ping()
+    assert [json.loads(m)["type"] for m in sent] == ["hello", "ping", "hello"]

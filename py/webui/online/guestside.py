@@ -52,6 +52,8 @@ class OnlineGuest:
         self._seq = 0
         self._last_in = 0
         self._pending: int | None = None
+        self._welcomed = False
+        """Whether the host welcomed this guest on the current connection."""
         self._send: Callable[[str], None] | None = None
         self._on_change: Callable[[], None] | None = None
 
@@ -92,6 +94,7 @@ class OnlineGuest:
         self._send = send
         self._seq = self._last_in = 0
         self._pending = None
+        self._welcomed = False
         self.live.opened(now)
         self._next(envelope(0, "hello", None, name=self.name, app=APP_VERSION))
         self._changed()
@@ -104,8 +107,9 @@ class OnlineGuest:
         self._changed()
 
     def ping(self) -> None:
-        """Send a heartbeat (if a channel is open and the host has not turned us away)."""
-        if self._send is not None and not (self.reload_needed or self.refused):
+        """Send a heartbeat: only once the host welcomed us on this channel (a ping before,
+        or after a refusal, would only be refused in turn)."""
+        if self._send is not None and self._welcomed and not (self.reload_needed or self.refused):
             self._next(envelope(0, "ping", None))
 
     def connection(self, now: float) -> State:
@@ -130,7 +134,7 @@ class OnlineGuest:
         if ref is not None and ref == self._pending:
             self._pending = None
         if kind == "welcome":
-            self.joined = True
+            self.joined = self._welcomed = True
             if message.get("app") != APP_VERSION:
                 self.reload_needed = RELOAD_TEXT
             if message.get("seat") in (0, 1):
