@@ -190,6 +190,10 @@ def test_the_hint_is_a_legal_move_with_a_reason_in_both_languages() -> None:
         assert re.search(r'data-action="hint"(?![^>]*disabled)', html)
         assert describe(view, move, lang) in html.replace("&#x27;", "'")
         assert 'class="hint-reason"><' not in html  # a reason is given
+    waiting = BotMatch.new(Options(rounds=1), seed=8, first_player=1, names=("A", "B"),
+                           level="hard").view()  # the computer's turn: the button waits
+    assert not can_hint(waiting)
+    assert re.search(r'data-action="hint"[^>]*disabled', render_hint(waiting, None, "en"))
     stale = render_hint(view, {"view": {**view, "deck_count": 1}, "move": move}, "en")
     assert "hint-box" not in stale  # a hint for another position is not shown
     assert match.submit(move) is None

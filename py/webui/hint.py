@@ -108,14 +108,15 @@ def reason(view: View, move: Move, lang: str) -> str:
 
 def render_hint(view: View, hint: dict[str, Any] | None, lang: str) -> str:
     """The hint button and the suggestion: `hint` is ``{"view", "move"}`` (``move`` None
-    while the bot thinks) or None. Empty when the view's player can't ask now."""
-    if not can_hint(view):
+    while the bot thinks) or None. The button stays in place through the turns (disabled
+    when the view's player can't ask now), so nothing jumps; empty outside the turns."""
+    if view.get("phase") not in HINT_PHASES:
         return ""
     current = hint if hint is not None and hint.get("view") == view else None
     thinking = current is not None and current.get("move") is None
     label = t(lang, "hint.thinking" if thinking else "hint.button")
-    html = button("hint", esc(label), disabled=thinking, css="btn small ghost hint-btn",
-                  aria_label=t(lang, "hint.label"))
+    html = button("hint", esc(label), disabled=thinking or not can_hint(view),
+                  css="btn small ghost hint-btn", aria_label=t(lang, "hint.label"))
     move = current.get("move") if current is not None else None
     if move is not None:
         html += el(
