@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import BrowserContext, BrowserType, Page
 
 from conftest import ROOT, Server, dev_server, wait_ready
-from webui.online.text import t as online_t
+from webui.i18n import t as online_t
 
 sys.path.insert(0, str(ROOT / "scripts"))
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import string
 from html.parser import HTMLParser
 
 import pytest
@@ -12,7 +11,7 @@ from webui.online.screens import (
     QUIET_ZONE, qr_svg, render_guest_waiting, render_host_waiting, render_lobby, status_bar,
     sync_mark,
 )
-from webui.online.text import MESSAGES, t
+from webui.i18n import t
 
 
 class Tags(HTMLParser):
@@ -88,11 +87,3 @@ def test_qr_svg_draws_one_square_per_dark_module_inside_a_quiet_zone() -> None:
     assert {(int(y) - QUIET_ZONE, int(x) - QUIET_ZONE) for x, y in squares} == dark
     size = len(matrix) + 2 * QUIET_ZONE
     assert f'viewBox="0 0 {size} {size}"' in svg and 'aria-label="QR code"' in svg
-
-
-def test_both_languages_have_every_message_with_the_same_placeholders() -> None:
-    for key, (en, es) in MESSAGES.items():
-        fields = {f for _, f, _, _ in string.Formatter().parse(en) if f}
-        assert fields == {f for _, f, _, _ in string.Formatter().parse(es) if f}, key
-        assert en.strip() and es.strip()
-    assert t("fr", "lobby.create") == t("en", "lobby.create")

@@ -24,7 +24,7 @@ from webui.online.net import GuestNet, HostNet, now
 from webui.online.screens import (
     qr_svg, render_guest_waiting, render_host_waiting, render_lobby, status_bar, sync_mark,
 )
-from webui.online.text import t
+from webui.i18n import t
 from webui.session import TABLE_ACTIONS, Session
 from webui.setup import Setup
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from webui.html import attrs, button, esc
-from webui.online.text import t
+from webui.i18n import t
 
 QUIET_ZONE = 4
 """Blank modules around a QR code, as the QR standard asks."""
