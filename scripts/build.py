@@ -3,9 +3,12 @@
 Layout written (static/vendor/ is git-ignored; files are updated in place):
 
     static/vendor/pyodide/    pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
-                              python_stdlib.zip, pyodide-lock.json   (npm: pyodide)
-    static/vendor/pyscript/   core.js, core.css and their chunks, no source maps
-                              (npm: @pyscript/core, dist/)
+                              pyodide-lock.json (npm: pyodide), and python_stdlib.zip
+                              TRIMMED to what the game imports (scripts/trim_stdlib.py)
+    static/vendor/pyscript/   core.js, core.css and the chunks they import, without the
+                              plugins the page turns off ("!name" in static/pyscript.json and
+                              index.html's <mpy-config>) and what only those import, no source
+                              maps (npm: @pyscript/core, dist/)
     static/vendor/peerjs/     peerjs.min.js, the UMD bundle that defines window.Peer (npm: peerjs)
     static/vendor/qrcode/     qrcode.js, defines window.qrcode for the QR code of join links
                               (npm: qrcode-generator)
@@ -23,21 +26,27 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import json
 import os
+import re
 import shutil
 import sys
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from precache import PrecacheError, write_precache  # scripts/precache.py
+from trim_stdlib import TrimError, trim  # scripts/trim_stdlib.py
 
 PYODIDE_FILES = (
     "pyodide.mjs",
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
-    "python_stdlib.zip",
     "pyodide-lock.json",
 )
+STDLIB = "python_stdlib.zip"
+# A chunk's imports: `from"./x.js"`, `import"./x.js"`, `import("./x.js")`.
+CHUNK_IMPORT = re.compile(r'(?:from|import)\s*\(?\s*"\./([\w.-]+\.js)"')
 PEERJS_FILES = ("peerjs.min.js",)
 QRCODE_FILES = ("qrcode.js",)
 DIST_SUFFIXES = (".html", ".js", ".mjs", ".webmanifest", ".ico", ".png", ".svg")
@@ -81,15 +90,50 @@ def npm_files(src_dir: Path, names: tuple[str, ...]) -> dict[str, Path]:
     return {name: src_dir / name for name in names}
 
 
-def pyscript_files(dist: Path) -> dict[str, Path]:
-    """PyScript's dist: core.js, core.css and every chunk they import, without source maps."""
+def _off(config: object) -> set[str]:
+    plugins = config.get("plugins", []) if isinstance(config, dict) else []
+    return {p[1:] for p in plugins if isinstance(p, str) and p.startswith("!")}
+
+
+def disabled_plugins(root: Path) -> set[str]:
+    """The PyScript plugins that no PyScript type of the page loads.
+
+    PyScript imports every plugin once for each of its types (Python and MicroPython) unless
+    that type's config says "!name": static/pyscript.json for Python, the page's
+    <mpy-config> for MicroPython. Only plugins both turn off are never requested.
+    """
+    python = json.loads((root / "static" / "pyscript.json").read_text())
+    page = (root / "index.html").read_text(encoding="utf-8")
+    match = re.search(r"<mpy-config[^>]*>(.*?)</mpy-config>", page, re.DOTALL)
+    micropython = json.loads(match.group(1)) if match else {}
+    return _off(python) & _off(micropython)
+
+
+def pyscript_files(dist: Path, disabled: Iterable[str] = ()) -> dict[str, Path]:
+    """PyScript's core.js, core.css and the chunks reachable from core.js, no source maps.
+
+    A chunk is reachable through static and dynamic imports, except the chunks of a disabled
+    plugin (`py-editor-<hash>.js` for "py-editor", `codemirror_state-<hash>.js` for
+    "codemirror"), which PyScript then never imports; what only those import (xterm) goes too.
+    """
     if not (dist / "core.js").is_file():
         raise BuildError(f"missing {dist / 'core.js'}: run `npm ci` first")
-    return {
-        src.name: src
-        for src in sorted(dist.iterdir())
-        if src.is_file() and src.suffix in (".js", ".css")
-    }
+    names = sorted(set(disabled))
+    dropped = re.compile(
+        "^(?:" + "|".join(re.escape(name) for name in names) + r")(?:_[\w-]+)?-\w+\.js$"
+    ) if names else None
+    found = {"core.js", "core.css"}
+    todo = ["core.js"]
+    while todo:
+        text = (dist / todo.pop()).read_text(encoding="utf-8")
+        for name in CHUNK_IMPORT.findall(text):
+            if name in found or (dropped is not None and dropped.match(name)):
+                continue
+            if not (dist / name).is_file():
+                raise BuildError(f"PyScript imports {name}, missing from {dist}")
+            found.add(name)
+            todo.append(name)
+    return {name: dist / name for name in sorted(found)}
 
 
 def python_sources(py_dir: Path) -> list[Path]:
@@ -127,14 +171,25 @@ def build(root: Path) -> None:
     """
     modules = root / "node_modules"
     vendor = root / "static" / "vendor"
-    sync_folder(npm_files(modules / "pyodide", PYODIDE_FILES), vendor / "pyodide")
-    sync_folder(pyscript_files(modules / "@pyscript" / "core" / "dist"), vendor / "pyscript")
+    pyodide = npm_files(modules / "pyodide", PYODIDE_FILES + (STDLIB,))
+    data, kept = trim(pyodide[STDLIB], root / "py")
+    trimmed = vendor / "pyodide" / f".trimmed-{STDLIB}.{os.getpid()}.tmp"
+    trimmed.parent.mkdir(parents=True, exist_ok=True)
+    trimmed.write_bytes(data)
+    try:
+        sync_folder({**pyodide, STDLIB: trimmed}, vendor / "pyodide")
+    finally:
+        trimmed.unlink()
+    disabled = disabled_plugins(root)
+    sync_folder(pyscript_files(modules / "@pyscript" / "core" / "dist", disabled),
+                vendor / "pyscript")
     sync_folder(npm_files(modules / "peerjs" / "dist", PEERJS_FILES), vendor / "peerjs")
     sync_folder(npm_files(modules / "qrcode-generator" / "dist", QRCODE_FILES), vendor / "qrcode")
     sources = zip_packages(root / "py", vendor / "app.zip")
     write_precache(root)  # the service worker's list (static/vendor/precache.js), sw.js
     size = sum(p.stat().st_size for p in vendor.rglob("*") if p.is_file())
-    print(f"built {vendor}: {size / 1e6:.1f} MB, app.zip holds {len(sources)} files")
+    print(f"built {vendor}: {size / 1e6:.1f} MB, app.zip holds {len(sources)} files, "
+          f"the stdlib zip {kept} modules")
 
 
 def assemble(root: Path, dist: Path) -> None:
@@ -165,7 +220,7 @@ def main() -> int:
         build(args.root)
         if args.dist is not None:
             assemble(args.root, args.dist)
-    except (BuildError, PrecacheError) as exc:
+    except (BuildError, PrecacheError, TrimError) as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -1,0 +1,154 @@
+"""scripts/trim_stdlib.py (the trimmed stdlib zip) and build.py's PyScript chunk selection."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from build import disabled_plugins, pyscript_files  # noqa: E402
+from trim_stdlib import (  # noqa: E402
+    TrimError,
+    app_imports,
+    kept_files,
+    module_imports,
+    read_allowlist,
+    strip_source,
+)
+
+SOURCE = b'''"""Module docstring
+over two lines."""
+import os  # a comment
+x = "kept"  # another
+"".join(["also", "kept"])
+
+
+def f(a):
+    """Function docstring."""
+    # a whole-line comment
+    return a + 1
+
+
+class C:
+    """Class docstring"""
+    text = """a multi-line
+value, kept"""
+'''
+
+
+def test_strip_source_drops_comments_and_docstrings_and_keeps_line_numbers() -> None:
+    stripped = strip_source(SOURCE).decode()
+    assert stripped.count("\n") == SOURCE.decode().count("\n")
+    assert "comment" not in stripped and "docstring" not in stripped
+    assert 'x = "kept"\n' in stripped and '"".join(["also", "kept"])' in stripped
+    assert '"""a multi-line\nvalue, kept"""' in stripped
+    namespace: dict[str, object] = {}
+    exec(compile(stripped, "m", "exec"), namespace)  # noqa: S102
+    assert namespace["x"] == "kept"
+    assert namespace["C"].text == "a multi-line\nvalue, kept"  # type: ignore[attr-defined]
+    assert namespace["f"](1) == 2  # type: ignore[operator]
+    assert namespace["f"].__doc__ == ""  # type: ignore[attr-defined]
+    line = SOURCE.decode().splitlines().index("    return a + 1")
+    assert stripped.splitlines()[line] == "    return a + 1"  # on the same line as in SOURCE
+
+
+def test_a_source_that_does_not_tokenize_is_kept_as_it_is() -> None:
+    broken = b'x = """never closed\n'
+    assert strip_source(broken) == broken
+
+
+def test_module_imports_are_module_level_unless_nested() -> None:
+    source = b"import json\ntry:\n    import zlib\nexcept ImportError:\n    pass\n" \
+             b"def f():\n    import argparse\nfrom . import sibling\n"
+    assert module_imports(source, "pkg.mod", False) == {"json", "zlib", "pkg", "pkg.sibling"}
+    assert "argparse" in module_imports(source, "pkg.mod", False, nested=True)
+
+
+def test_app_imports_follow_the_app_from_its_entry_point(tmp_path: Path) -> None:
+    (tmp_path / "webui").mkdir()
+    (tmp_path / "webui" / "__init__.py").write_text("")
+    (tmp_path / "webui" / "main.py").write_text(
+        "import json\nfrom webui import helper\n")
+    (tmp_path / "webui" / "helper.py").write_text("def f():\n    import textwrap\n")
+    (tmp_path / "webui" / "cli.py").write_text("import argparse\n")  # never imported by main
+    found = app_imports(tmp_path)
+    assert {"json", "textwrap"} <= found
+    assert "argparse" not in found
+
+
+def fake_stdlib(files: dict[str, str]) -> zipfile.ZipFile:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as out:
+        for name, text in files.items():
+            out.writestr(name, text)
+    return zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
+
+
+def test_kept_files_are_the_recorded_modules_and_the_closure_of_the_roots() -> None:
+    stdlib = fake_stdlib({
+        "a.py": "import b\n",
+        "b.py": "",
+        "c.py": "import d\ndef f():\n    import e\n",
+        "d.py": "",
+        "e.py": "",
+        "pkg/__init__.py": "",
+        "pkg/sub.py": "",
+        "unused.py": "",
+    })
+    assert kept_files(stdlib, {"a", "pkg.sub"}, set()) == ["a.py", "pkg/__init__.py",
+                                                             "pkg/sub.py"]
+    assert kept_files(stdlib, {"a"}, {"c", "js"}) == ["a.py", "c.py", "d.py"]
+    with pytest.raises(TrimError, match="names no module"):
+        kept_files(stdlib, {"nothing"}, {"c"})
+
+
+def test_the_committed_allowlist_reads(tmp_path: Path) -> None:
+    modules = read_allowlist()
+    assert {"asyncio", "json", "random", "pyodide.ffi", "encodings.utf_8"} <= modules
+    with pytest.raises(TrimError, match="--record"):
+        read_allowlist(tmp_path / "missing.txt")
+
+
+def write_site(root: Path, python: list[str], micropython: list[str] | None) -> None:
+    (root / "static").mkdir()
+    (root / "static" / "pyscript.json").write_text(json.dumps({"plugins": python}))
+    tag = ("" if micropython is None
+           else f"<mpy-config hidden>{json.dumps({'plugins': micropython})}</mpy-config>")
+    (root / "index.html").write_text(f"<html><body>{tag}</body></html>")
+
+
+def test_a_plugin_is_off_only_when_both_pyscript_types_turn_it_off(tmp_path: Path) -> None:
+    both, python_only = tmp_path / "both", tmp_path / "python-only"
+    both.mkdir()
+    python_only.mkdir()
+    write_site(both, ["!py-editor", "!donkey"], ["!py-editor"])
+    write_site(python_only, ["!py-editor"], None)
+    assert disabled_plugins(both) == {"py-editor"}
+    assert disabled_plugins(python_only) == set()
+
+
+def test_pyscript_files_are_what_core_imports_without_disabled_plugins(tmp_path: Path) -> None:
+    chunks = {
+        "core.js": 'import"./core-AAA.js";',
+        "core.css": "",
+        "core-AAA.js": 'import("./py-editor-BBB.js");import("./error-CCC.js");'
+                       'import("./codemirror_state-DDD.js");',
+        "py-editor-BBB.js": 'from"./xterm-EEE.js"',
+        "xterm-EEE.js": "",
+        "error-CCC.js": 'from"./core-AAA.js"',
+        "codemirror_state-DDD.js": "",
+        "storage.js": "",
+    }
+    for name, text in chunks.items():
+        (tmp_path / name).write_text(text)
+    everything = set(pyscript_files(tmp_path))
+    assert everything == set(chunks) - {"storage.js"}
+    trimmed = set(pyscript_files(tmp_path, {"py-editor", "codemirror"}))
+    assert trimmed == {"core.js", "core.css", "core-AAA.js", "error-CCC.js"}
