@@ -1,0 +1,307 @@
+"""Benchmark: download size, load times, move latency and online propagation (issue 8).
+
+    .venv/bin/python scripts/bench_load.py [--runs 5] [--no-moves] [--no-online]
+
+Prints a table of figures; asserts nothing. In one run of one headless Chromium (Debian's unless
+Playwright's own is installed) it loads, --runs times each, alternating:
+
+- bare: a page that only calls loadPyodide() from the same vendored files (static/vendor);
+- game: the app (index.html).
+
+Each run uses a fresh persistent profile. cold: the first visit (empty profile and caches);
+warm: the page opened again in the same profile once the first visit is over (the game's
+service worker installed, so it boots from its cache; the bare page has no service worker and
+boots from the HTTP cache, revalidated: the dev server sends no-cache). Times are in-page, from
+navigation start: first paint (the paint timing API's first-contentful-paint: the shell's title)
+and ready (html[data-ready=true], set by the game when it is interactive and by the bare page
+when loadPyodide() has resolved).
+
+First-visit bytes: every response with a body (status 200, not from the service worker) during
+the first visit, the service worker's precache included, counted at the brotli (quality 11) and
+gzip (level 9) sizes of the file served, as a static host that compresses would send it. The
+sizes are cached by content hash in ~/.cache/lostcities-bench/ (brotli 11 on the 9.6 MB wasm
+takes minutes).
+
+Move latency: a whole pass-and-play match (3 rounds) played by random legal clicks in the game;
+for each click on a table button (a card, play, discard, a draw), the time from the click
+event (event.timeStamp) to the first DOM mutation under #app that follows it, measured in-page.
+
+Online propagation: runs scripts/bench_online.py (a room between two pages over the loopback
+broker) and reports its overall p50/p95.
+
+The site is built into a temporary folder (scripts/build.py --dist) and served by
+scripts/serve.py with a loopback broker. Needs the dev tools of `make test` and pip's brotli.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.sync_api import BrowserContext, Page, Playwright, Response, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = Path.home() / ".cache" / "lostcities-bench" / "sizes.json"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-features=WebRtcHideLocalIpsWithMdns"]
+BARE_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>bare loadPyodide()</title></head>
+<body><h1>Lost Cities</h1><p>loadPyodide() only</p>
+<script type="module">
+import { loadPyodide } from "./static/vendor/pyodide/pyodide.mjs";
+await loadPyodide();
+document.documentElement.dataset.ready = "true";
+</script></body></html>
+"""
+# Records when html[data-ready] turns "true", and every click and DOM mutation, in-page.
+TIMING = """(() => {
+  const lc = window.__lc = {ready: null, clicks: [], mutations: []};
+  new MutationObserver(() => {
+    if (lc.ready === null && document.documentElement?.dataset.ready === "true") {
+      lc.ready = performance.now();
+    }
+  }).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-ready"]});
+  addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("[data-action]");
+    lc.clicks.push({t: event.timeStamp, action: button ? button.dataset.action : null});
+  }, true);
+  addEventListener("DOMContentLoaded", () => {
+    new MutationObserver(() => lc.mutations.push(performance.now()))
+      .observe(document.getElementById("app") || document.body,
+               {subtree: true, childList: true, attributes: true, characterData: true});
+  });
+})();"""
+TIMES = """() => ({
+  paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+  ready: window.__lc.ready,
+})"""
+READY = "() => document.documentElement.dataset.ready === 'true'"
+CONTROLLED = "() => navigator.serviceWorker.controller !== null"
+BUTTONS = """() => [...document.querySelectorAll('#app button[data-action]:not([disabled])')]
+  .filter(b => b.checkVisibility()).map(b => Object.fromEntries([...b.attributes]
+    .filter(a => a.name.startsWith('data-')).map(a => [a.name.slice(5), a.value])))"""
+# Button groups in the order the click-bot presses them (it always moves the match on).
+PROGRESS = (("draw",), ("play", "discard"), ("pick-job",), ("ready",), ("dismiss-mixup",),
+            ("next-round",), ("select",))
+MOVE_ACTIONS = ("select", "play", "discard", "draw")
+
+
+def compressed_sizes(path: Path, cache: dict[str, list[int]]) -> tuple[int, int, int]:
+    """(raw, brotli 11, gzip 9) sizes of the file, cached by its SHA-256."""
+    import brotli  # pip's brotli (not a test dependency: only this benchmark needs it)
+
+    data = path.read_bytes()
+    key = hashlib.sha256(data).hexdigest()
+    if key not in cache:
+        cache[key] = [len(data), len(brotli.compress(data, quality=11)),
+                      len(gzip.compress(data, 9, mtime=0))]
+    raw, br, gz = cache[key]
+    return raw, br, gz
+
+
+@contextmanager
+def served_site() -> Iterator[tuple[Path, str]]:
+    """The built site plus bare.html in a temporary folder, served with a broker."""
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "site"
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py"), "--dist", str(site)],
+                       check=True, stdout=subprocess.DEVNULL)
+        (site / "bare.html").write_text(BARE_PAGE)
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "scripts" / "serve.py"), "--quiet", "--port", "0",
+             "--broker-port", "0", "--root", str(site)], stdout=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            match = re.search(r"serving (http://\S+/)", proc.stdout.readline())
+            if not match:
+                raise SystemExit("the dev server did not start")
+            yield site, match.group(1)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+
+
+def local_file(site: Path, url: str) -> Path | None:
+    """The file of the site that a URL of the dev server answers with."""
+    path = urlsplit(url).path.lstrip("/") or "index.html"
+    candidate = site / path
+    return candidate if candidate.is_file() else None
+
+
+def launch(pw: Playwright, profile: Path) -> BrowserContext:
+    """A persistent Chromium context on profile, with the timing script."""
+    options: dict[str, Any] = {"args": ARGS, "headless": True}
+    if not Path(pw.chromium.executable_path).exists():
+        options["executable_path"] = shutil.which("chromium")
+    context = pw.chromium.launch_persistent_context(str(profile), **options)
+    context.add_init_script(TIMING)
+    return context
+
+
+def load(context: BrowserContext, url: str) -> tuple[Page, dict[str, float]]:
+    """Open url in a new page of context; (page, {paint, ready} in ms from navigation)."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function(READY, timeout=300_000)
+    page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length",
+                           timeout=10_000)
+    return page, page.evaluate(TIMES)
+
+
+def one_run(pw: Playwright, site: Path, url: str, kind: str, tmp: Path,
+            cache: dict[str, list[int]]) -> dict[str, float]:
+    """Cold and warm loads of one kind ("bare" or "game") in a fresh profile."""
+    profile = tmp / f"profile-{kind}-{time.monotonic_ns()}"
+    context = launch(pw, profile)
+    fetched: list[Response] = []
+    context.on("response", lambda r: fetched.append(r) if r.status == 200 else None)
+    target = url + ("bare.html" if kind == "bare" else "")
+    page, cold = load(context, target)
+    if kind == "game":
+        page.wait_for_function(CONTROLLED, timeout=300_000)  # the precache is complete
+    raw = br = gz = 0
+    for response in fetched:
+        path = local_file(site, response.url)
+        if path is None or response.from_service_worker:
+            continue
+        sizes = compressed_sizes(path, cache)
+        raw, br, gz = raw + sizes[0], br + sizes[1], gz + sizes[2]
+    page.close()
+    warm_page, warm = load(context, target)
+    warm_page.close()
+    context.close()
+    shutil.rmtree(profile, ignore_errors=True)
+    return {"cold paint": cold["paint"], "cold ready": cold["ready"],
+            "warm paint": warm["paint"], "warm ready": warm["ready"],
+            "bytes raw": raw, "bytes brotli": br, "bytes gzip": gz}
+
+
+def move_latencies(pw: Playwright, url: str, tmp: Path, seed: int) -> dict[str, list[float]]:
+    """Click latencies (ms) by action over one whole 3-round pass-and-play match."""
+    context = launch(pw, tmp / "profile-moves")
+    page, _ = load(context, url)
+    page.select_option('[data-option="rounds"]', "3")
+    page.click('[data-action="start"]')
+    rng = random.Random(seed)
+    for _ in range(5000):
+        if page.evaluate("document.body.dataset.screen") == "match-end":
+            break
+        buttons = page.evaluate(BUTTONS)
+        group = next(g for g in PROGRESS if any(b["action"] in g for b in buttons))
+        data = rng.choice([b for b in buttons if b["action"] in group])
+        selector = "".join(f'[data-{k}="{v}"]' for k, v in data.items())
+        page.locator(f"#app button{selector}:not([disabled]) >> visible=true").first.click()
+    record = page.evaluate("() => window.__lc")
+    context.close()
+    latencies: dict[str, list[float]] = {}
+    mutations = sorted(record["mutations"])
+    for click in record["clicks"]:
+        after = next((m for m in mutations if m >= click["t"]), None)
+        if after is not None and click["action"] in MOVE_ACTIONS:
+            latencies.setdefault(click["action"], []).append(after - click["t"])
+    return latencies
+
+
+def online_figures(moves: int) -> tuple[str, float | None, float | None]:
+    """scripts/bench_online.py's output and its overall p50/p95 (ms)."""
+    script = ROOT / "scripts" / "bench_online.py"
+    if not script.is_file():
+        return "scripts/bench_online.py is missing", None, None
+    result = subprocess.run([sys.executable, str(script), "--moves", str(moves)],
+                            capture_output=True, text=True, timeout=1800)
+    match = re.search(r"^all\s.*p50\s+([\d.]+) ms\s+p95\s+([\d.]+) ms", result.stdout, re.M)
+    if result.returncode != 0 or not match:
+        return result.stdout + result.stderr, None, None
+    return result.stdout, float(match.group(1)), float(match.group(2))
+
+
+def pct(values: list[float], p: float) -> float:
+    """The p-th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def machine() -> str:
+    """CPU count, model and load average, for the record."""
+    model = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.is_file():
+        found = re.search(r"^model name\s*:\s*(.+)$", cpuinfo.read_text(), re.M)
+        model = found.group(1) if found else model
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"{os.cpu_count()} CPUs, {model}, load average {load}"
+
+
+def main() -> int:
+    """Run the benchmark and print its table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="loads of each page (default 5)")
+    parser.add_argument("--no-moves", action="store_true", help="skip the move latency")
+    parser.add_argument("--no-online", action="store_true", help="skip bench_online.py")
+    parser.add_argument("--online-moves", type=int, default=60)
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    CACHE.parent.mkdir(parents=True, exist_ok=True)
+    cache = json.loads(CACHE.read_text()) if CACHE.is_file() else {}
+    runs: dict[str, list[dict[str, float]]] = {"bare": [], "game": []}
+    latencies: dict[str, list[float]] = {}
+    with served_site() as (site, url), sync_playwright() as pw, \
+            tempfile.TemporaryDirectory() as tmp:
+        for run in range(args.runs):
+            for kind in ("bare", "game"):
+                runs[kind].append(one_run(pw, site, url, kind, Path(tmp), cache))
+                CACHE.write_text(json.dumps(cache))
+            print(f"run {run + 1}/{args.runs}: " + ", ".join(
+                f"{kind} cold {r[-1]['cold ready']:.0f} warm {r[-1]['warm ready']:.0f} ms"
+                for kind, r in runs.items()), flush=True)
+        if not args.no_moves:
+            latencies = move_latencies(pw, url, Path(tmp), seed=1)
+    print(f"machine at the end: {machine()}")
+    print(f"\nmedians of {args.runs} runs (ms; bytes in MB)")
+    print(f"{'figure':<22}{'bare':>10}{'game':>10}{'game/bare':>11}")
+    for figure in ("cold paint", "cold ready", "warm paint", "warm ready",
+                   "bytes raw", "bytes brotli", "bytes gzip"):
+        bare = statistics.median(r[figure] for r in runs["bare"])
+        game = statistics.median(r[figure] for r in runs["game"])
+        scale, unit = (1e6, "{:>10.2f}") if figure.startswith("bytes") else (1, "{:>10.0f}")
+        print(f"{figure:<22}" + unit.format(bare / scale) + unit.format(game / scale)
+              + f"{game / bare:>10.2f}x")
+    for kind in ("bare", "game"):
+        for figure in ("cold ready", "warm ready"):
+            values = ", ".join(f"{r[figure]:.0f}" for r in runs[kind])
+            print(f"  {kind} {figure}: {values}")
+    if latencies:
+        every = [v for values in latencies.values() for v in values]
+        print(f"\nmove latency, click -> DOM updated, one 3-round match ({len(every)} clicks)")
+        for name, values in [("all", every), *sorted(latencies.items())]:
+            print(f"  {name:<10} n={len(values):<4} p50 {pct(values, 50):6.1f} ms   "
+                  f"p95 {pct(values, 95):6.1f} ms   max {max(values):6.1f} ms")
+    if not args.no_online:
+        text, p50, p95 = online_figures(args.online_moves)
+        print("\nonline propagation (scripts/bench_online.py):")
+        print("  " + "\n  ".join(text.strip().splitlines()))
+        if p50 is not None and p95 is not None:
+            print(f"  overall p50 {p50:.1f} ms, p95 {p95:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
