@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``simulate`` command's argument parser."""
     p = argparse.ArgumentParser(
         prog="python -m lostcities simulate",
-        description="Play bot-vs-bot matches and print the win rates (95%% Wilson interval), "
+        description="Play bot-vs-bot matches and print the win rates (95% Wilson interval), "
         "draws and games per second. Starts alternate between the seats.",
     )
     p.add_argument("--games", type=int, default=100, help="number of matches (default 100)")
