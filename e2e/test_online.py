@@ -23,7 +23,7 @@ import lostcities
 
 HOST_KEY = "lostcities-online-host"
 GUEST_KEY = "lostcities-online-guest"
-STEP_TIMEOUT_MS = 30_000
+STEP_TIMEOUT_MS = 90_000  # generous: a loaded 2-core machine takes many seconds per step
 
 RECORDER = """
 (() => {
@@ -92,7 +92,7 @@ def connection_of(page: Page) -> str | None:
         "() => document.querySelector('[data-connection]')?.dataset.connection ?? null")
 
 
-def wait_for(predicate: Callable[[], bool], what: str, timeout_s: float = 30) -> None:
+def wait_for(predicate: Callable[[], bool], what: str, timeout_s: float = 90) -> None:
     deadline = time.monotonic() + timeout_s
     while not predicate():
         if time.monotonic() > deadline:
