@@ -10,6 +10,7 @@ NOTES-STACK.md).
 from __future__ import annotations
 
 import json
+import time
 import sys
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -244,8 +245,12 @@ def test_a_new_deploy_is_offered_between_games_only_and_keeps_the_saved_match(
         page.wait_for_function("() => document.documentElement.dataset.updateReady === 'true'",
                                timeout=SW_TIMEOUT_MS)
         # Only the changed file was downloaded again; the 13 MB runtime came from the old cache.
+        # The worker's requests reach the recorder asynchronously: give them time to arrive.
+        deadline = time.monotonic() + 30
+        while "static/app.css" not in [u.removeprefix(url) for u in player.network]:
+            assert time.monotonic() < deadline, [u.removeprefix(url) for u in player.network]
+            page.wait_for_timeout(200)
         fetched = [u.removeprefix(url) for u in player.network]
-        assert "static/app.css" in fetched
         assert not any(u.endswith(".wasm") or "python_stdlib" in u for u in fetched), fetched
         # Mid-match: ready, but not offered and not forced, even across a reload.
         assert page.evaluate("() => window.lcPwa.updateReady()") is True
