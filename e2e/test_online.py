@@ -426,3 +426,27 @@ def test_a_guest_on_another_app_version_is_told_to_reload(
     assert [e["code"] for e in errors if e["type"] == "error"] == ["version-mismatch"]
     assert host_save(host.page)["match"]["state"] is None  # no match started with it
     assert host.page.locator("[data-room-code]").count() == 1  # the host still waits
+
+
+def test_hostile_saves_are_set_aside_and_the_page_still_boots(
+        open_app: Callable[..., AppPage]) -> None:
+    """A save nested 6,000 deep (a fatal stack overflow for Pyodide's json.loads) in the
+    table's key and in the online room's key: both are set aside with a notice."""
+    deep = "[" * 6000 + "]" * 6000
+    plant = ("() => { if (!sessionStorage.getItem('planted')) {"
+             " sessionStorage.setItem('planted', '1');"
+             f" localStorage.setItem('lostcities.match', {json.dumps(deep)});"
+             f" localStorage.setItem('{HOST_KEY}', {json.dumps(deep)}); }} }}")
+    app = open_app(setup=lambda page: page.add_init_script(f"({plant})()"))
+    page = app.page
+    page.wait_for_selector('[data-screen="lobby"]')
+    assert "set aside" in page.inner_text("#notice [role=alert]")
+    assert "nested deeper" in page.inner_text('[data-screen="lobby"]')
+    stored = page.evaluate("""() => [localStorage.getItem('lostcities.match'),
+        localStorage.getItem('lostcities.match.set-aside'),
+        localStorage.getItem('lostcities-online-host'),
+        localStorage.getItem('lostcities-online-host.set-aside')]""")
+    assert stored == [None, deep, None, deep]
+    assert not app.page_errors
+    page.click('[data-action="create-room"]')  # the lobby works: a fresh room opens
+    page.wait_for_selector("[data-room-code]", timeout=STEP_TIMEOUT_MS)

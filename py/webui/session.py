@@ -8,7 +8,9 @@ driver's JSON plus the UI state, so a reload resumes exactly.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
+
+from lostcities.protocol import ProtocolError, decode_json
 
 from webui.botseat import BotMatch, is_bot_match
 from webui.driver import LocalMatch, Seat
@@ -22,6 +24,24 @@ MOVE_ACTIONS = ("play", "discard", "draw", "undo", "radio", "airlift", "sabotage
                 "pick-job", "next-round")
 TABLE_ACTIONS = (*MOVE_ACTIONS, "select", "ready", "cancel", "dismiss-mixup")
 """The ``data-action`` values a Session handles; the page handles the others."""
+
+MAX_SAVE_BYTES: Final = 1_000_000
+"""Largest save text read back (a finished 5-round match with every option is ~30 KB)."""
+MAX_SAVE_DEPTH: Final = 32
+"""Deepest JSON nesting read back (saves nest about 8 levels)."""
+
+
+def parse_save(text: str) -> Any:
+    """Parse a save read from the browser's storage; ValueError if it is not a readable one.
+
+    Uses the peer messages' parser (size and nesting checked before json.loads), so a
+    hand-made save nested thousands deep cannot exhaust Pyodide's stack (an uncatchable
+    fatal error there): it is refused like any other bad save.
+    """
+    try:
+        return decode_json(text, MAX_SAVE_BYTES, MAX_SAVE_DEPTH)
+    except ProtocolError as exc:
+        raise ValueError(f"not a readable save: {exc.message}") from None
 
 
 class Session:
@@ -122,10 +142,7 @@ class Session:
     @classmethod
     def from_save_text(cls, text: str) -> Session:
         """Resume from `save_text` output; raises ValueError saying what is wrong."""
-        try:
-            doc = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"not JSON ({exc})") from None
+        doc = parse_save(text)
         if not isinstance(doc, dict) or doc.get("app") != SAVE_APP:
             raise ValueError("not a saved match of this app")
         if doc.get("version") != SAVE_VERSION:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
@@ -25,11 +25,15 @@ from webui.online.screens import (
     qr_svg, render_guest_waiting, render_host_waiting, render_lobby, status_bar, sync_mark,
 )
 from webui.i18n import t
-from webui.session import TABLE_ACTIONS, Session
+from webui.session import TABLE_ACTIONS, Session, parse_save
 from webui.setup import Setup
 
 HOST_KEY = "lostcities-online-host"
 GUEST_KEY = "lostcities-online-guest"
+SET_ASIDE_SUFFIX = ".set-aside"
+"""A save that can't be loaded moves to its key plus this suffix (as the table's does)."""
+
+Saved = TypeVar("Saved", OnlineHost, OnlineGuest)
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
@@ -42,13 +46,11 @@ def qr_matrix(text: str) -> list[list[bool]]:
 
 
 def _load(key: str) -> Any:
+    """The parsed save under `key`, None if there is none; ValueError if it is unreadable."""
     text = js.localStorage.getItem(key)
     if not isinstance(text, str):  # null arrives as JsNull in Pyodide 314, not None
         return None
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
+    return parse_save(text)
 
 
 def _store(key: str, doc: dict[str, Any]) -> None:
@@ -74,6 +76,8 @@ class OnlineController:
         self.error: str | None = None
         self.notice: str | None = None
         self.broker_ok: bool | None = None
+        self.set_aside: str | None = None
+        """Why a saved room or seat could not be loaded (shown in the lobby), or None."""
         self.confirm_leave = False
         self.lang = "en"
         """The language of the last render (for messages made between renders)."""
@@ -103,8 +107,8 @@ class OnlineController:
         lobby with the code filled in), or else, unless a pass-and-play match was resumed
         (`local_match`), take back a saved room (host) or seat (guest). False if none."""
         link_code = code_from_query(str(js.location.search))
-        guest = self._saved_guest()
         if link_code is not None:
+            guest = self._saved(GUEST_KEY, OnlineGuest.from_json)
             if guest is not None and _same_code(link_code, guest.code):
                 self._start_guest(guest)
             else:
@@ -112,26 +116,29 @@ class OnlineController:
             return True
         if local_match:
             return False
-        host_doc = _load(HOST_KEY)
-        if host_doc is not None:
-            try:
-                self._start_host(OnlineHost.from_json(host_doc, now()), fresh=False)
-                return True
-            except ValueError:
-                js.localStorage.removeItem(HOST_KEY)
+        host = self._saved(HOST_KEY, OnlineHost.from_json)
+        if host is not None:
+            self._start_host(host, fresh=False)
+            return True
+        guest = self._saved(GUEST_KEY, OnlineGuest.from_json)
         if guest is not None:
             self._start_guest(guest)
             return True
+        if self.set_aside is not None:
+            self.open_lobby(None)  # says what was set aside
+            return True
         return False
 
-    def _saved_guest(self) -> OnlineGuest | None:
-        doc = _load(GUEST_KEY)
-        if doc is None:
-            return None
+    def _saved(self, key: str, restore: Callable[[Any, float], Saved]) -> Saved | None:
+        """`restore(doc, now)` of the save under `key`, or None; a save that can't be loaded
+        is moved to `key` + SET_ASIDE_SUFFIX and the reason kept in `set_aside`."""
         try:
-            return OnlineGuest.from_json(doc, now())
-        except ValueError:
-            js.localStorage.removeItem(GUEST_KEY)
+            doc = _load(key)
+            return None if doc is None else restore(doc, now())
+        except ValueError as exc:
+            js.localStorage.setItem(key + SET_ASIDE_SUFFIX, js.localStorage.getItem(key))
+            js.localStorage.removeItem(key)
+            self.set_aside = str(exc)
             return None
 
     def open_lobby(self, setup: Setup | None, code: str = "") -> None:
@@ -149,8 +156,11 @@ class OnlineController:
         if self.phase == "lobby":
             if _field("room-code") or _field("guest-name"):
                 self.lobby_code, self.lobby_name = _field("room-code"), _field("guest-name")
+            error = self.error
+            if error is None and self.set_aside is not None:
+                error = t(lang, "notice.corrupt", reason=self.set_aside)
             return "lobby", render_lobby(lang, code=self.lobby_code, name=self.lobby_name,
-                                         notice=self._network_notice(lang), error=self.error)
+                                         notice=self._network_notice(lang), error=error)
         if self.phase == "host":
             return self._render_host(lang)
         return self._render_guest(lang)
@@ -195,7 +205,7 @@ class OnlineController:
         js.localStorage.removeItem(HOST_KEY)
         js.localStorage.removeItem(GUEST_KEY)
         self.phase, self.host, self.guest, self.session = "off", None, None, None
-        self.error = self.notice = None
+        self.error = self.notice = self.set_aside = None
         self.confirm_leave = False
 
     # ---- host --------------------------------------------------------------------------------
@@ -217,7 +227,7 @@ class OnlineController:
         self._rerender()
 
     def _start_host(self, host: OnlineHost, fresh: bool) -> None:
-        self.phase, self.host = "host", host
+        self.phase, self.host, self.set_aside = "host", host, None
         host.set_on_save(lambda doc: _store(HOST_KEY, doc))
         host.set_on_change(self._host_changed)
         js.localStorage.removeItem(GUEST_KEY)
@@ -281,17 +291,13 @@ class OnlineController:
             self.error = t(self.lang, "lobby.badcode", reason=str(exc))
             return
         name = " ".join(raw_name.split())[:20] or "Guest"
-        saved = _load(GUEST_KEY)
-        token = new_token()
-        if isinstance(saved, dict) and saved.get("code") == code:
-            try:  # joining the same room again: take back the same seat
-                token = OnlineGuest.from_json(saved, now()).token
-            except ValueError:
-                pass
+        saved = self._saved(GUEST_KEY, OnlineGuest.from_json)
+        # joining the same room again: take back the same seat
+        token = saved.token if saved is not None and saved.code == code else new_token()
         self._start_guest(OnlineGuest(code, token, name, now()))
 
     def _start_guest(self, guest: OnlineGuest) -> None:
-        self.phase, self.guest, self.error = "guest", guest, None
+        self.phase, self.guest, self.error, self.set_aside = "guest", guest, None, None
         js.localStorage.removeItem(HOST_KEY)
         _store(GUEST_KEY, guest.to_json())
         guest.set_on_change(self._guest_changed)
