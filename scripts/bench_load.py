@@ -16,11 +16,12 @@ navigation start: first paint (the paint timing API's first-contentful-paint: th
 and ready (html[data-ready=true], set by the game when it is interactive and by the bare page
 when loadPyodide() has resolved).
 
-First-visit bytes: every response with a body (status 200, not from the service worker) during
-the first visit, the service worker's precache included, counted at the brotli (quality 11) and
-gzip (level 9) sizes of the file served, as a static host that compresses would send it. The
-sizes are cached by content hash in ~/.cache/lostcities-bench/ (brotli 11 on the 9.6 MB wasm
-takes minutes).
+First-visit bytes: what really came over the network during the first visit, the service
+worker's install included: the dev server's log of its answers with a body (status 200; a
+revalidation answered 304 sends none, and a response from the HTTP cache or the service worker
+never reaches the server), each counted at the brotli (quality 11) and gzip (level 9) size of
+the file served, as a static host that compresses would send it. The sizes are cached by content
+hash in ~/.cache/lostcities-bench/ (brotli 11 on the 9.6 MB wasm takes minutes).
 
 Move latency: a whole pass-and-play match (3 rounds) played by random legal clicks in the game;
 for each click on a table button (a card, play, discard, a draw), the time from the click
@@ -30,7 +31,8 @@ Online propagation: runs scripts/bench_online.py (a room between two pages over 
 broker) and reports its overall p50/p95.
 
 The site is built into a temporary folder (scripts/build.py --dist) and served by
-scripts/serve.py with a loopback broker. Needs the dev tools of `make test` and pip's brotli.
+scripts/serve.py with a loopback broker (scripts/site_browser.py). Needs the dev tools of `make
+test` and pip's brotli.
 """
 
 from __future__ import annotations
@@ -49,19 +51,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.sync_api import BrowserContext, Page, Playwright, Response, sync_playwright
+from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
+from site_browser import Site, chromium_options, served_site  # scripts/site_browser.py
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path.home() / ".cache" / "lostcities-bench" / "sizes.json"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-features=WebRtcHideLocalIpsWithMdns"]
 BARE_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bare loadPyodide()</title></head>
 <body><h1>Lost Cities</h1><p>loadPyodide() only</p>
@@ -117,41 +114,21 @@ def compressed_sizes(path: Path, cache: dict[str, list[int]]) -> tuple[int, int,
     return raw, br, gz
 
 
-@contextmanager
-def served_site() -> Iterator[tuple[Path, str]]:
-    """The built site plus bare.html in a temporary folder, served with a broker."""
-    with tempfile.TemporaryDirectory() as tmp:
-        site = Path(tmp) / "site"
-        subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py"), "--dist", str(site)],
-                       check=True, stdout=subprocess.DEVNULL)
-        (site / "bare.html").write_text(BARE_PAGE)
-        proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "scripts" / "serve.py"), "--quiet", "--port", "0",
-             "--broker-port", "0", "--root", str(site)], stdout=subprocess.PIPE, text=True)
-        try:
-            assert proc.stdout is not None
-            match = re.search(r"serving (http://\S+/)", proc.stdout.readline())
-            if not match:
-                raise SystemExit("the dev server did not start")
-            yield site, match.group(1)
-        finally:
-            proc.terminate()
-            proc.wait(timeout=15)
-
-
-def local_file(site: Path, url: str) -> Path | None:
-    """The file of the site that a URL of the dev server answers with."""
-    path = urlsplit(url).path.lstrip("/") or "index.html"
-    candidate = site / path
+def local_file(site: Path, path: str) -> Path | None:
+    """The file of the site that a request path of the dev server answers with."""
+    relative = urlsplit(path).path.lstrip("/") or "index.html"
+    candidate = site / relative
     return candidate if candidate.is_file() else None
+
+
+def add_bare_page(root: Path) -> None:
+    """Write bare.html (loadPyodide() only) into the built site."""
+    (root / "bare.html").write_text(BARE_PAGE)
 
 
 def launch(pw: Playwright, profile: Path) -> BrowserContext:
     """A persistent Chromium context on profile, with the timing script."""
-    options: dict[str, Any] = {"args": ARGS, "headless": True}
-    if not Path(pw.chromium.executable_path).exists():
-        options["executable_path"] = shutil.which("chromium")
-    context = pw.chromium.launch_persistent_context(str(profile), **options)
+    context = pw.chromium.launch_persistent_context(str(profile), **chromium_options(pw))
     context.add_init_script(TIMING)
     return context
 
@@ -166,24 +143,23 @@ def load(context: BrowserContext, url: str) -> tuple[Page, dict[str, float]]:
     return page, page.evaluate(TIMES)
 
 
-def one_run(pw: Playwright, site: Path, url: str, kind: str, tmp: Path,
+def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
             cache: dict[str, list[int]]) -> dict[str, float]:
     """Cold and warm loads of one kind ("bare" or "game") in a fresh profile."""
     profile = tmp / f"profile-{kind}-{time.monotonic_ns()}"
     context = launch(pw, profile)
-    fetched: list[Response] = []
-    context.on("response", lambda r: fetched.append(r) if r.status == 200 else None)
-    target = url + ("bare.html" if kind == "bare" else "")
+    before = len(site.requests())
+    target = site.url + ("bare.html" if kind == "bare" else "")
     page, cold = load(context, target)
     if kind == "game":
         page.wait_for_function(CONTROLLED, timeout=300_000)  # the precache is complete
     raw = br = gz = 0
-    for response in fetched:
-        path = local_file(site, response.url)
-        if path is None or response.from_service_worker:
-            continue
-        sizes = compressed_sizes(path, cache)
-        raw, br, gz = raw + sizes[0], br + sizes[1], gz + sizes[2]
+    # What came over the network: the server's 200 answers (a 304 sends no body).
+    for path, status in site.requests()[before:]:
+        file = local_file(site.root, path)
+        if status == 200 and file is not None:
+            sizes = compressed_sizes(file, cache)
+            raw, br, gz = raw + sizes[0], br + sizes[1], gz + sizes[2]
     page.close()
     warm_page, warm = load(context, target)
     warm_page.close()
@@ -263,17 +239,17 @@ def main() -> int:
     cache = json.loads(CACHE.read_text()) if CACHE.is_file() else {}
     runs: dict[str, list[dict[str, float]]] = {"bare": [], "game": []}
     latencies: dict[str, list[float]] = {}
-    with served_site() as (site, url), sync_playwright() as pw, \
+    with served_site(add_bare_page) as site, sync_playwright() as pw, \
             tempfile.TemporaryDirectory() as tmp:
         for run in range(args.runs):
             for kind in ("bare", "game"):
-                runs[kind].append(one_run(pw, site, url, kind, Path(tmp), cache))
+                runs[kind].append(one_run(pw, site, kind, Path(tmp), cache))
                 CACHE.write_text(json.dumps(cache))
             print(f"run {run + 1}/{args.runs}: " + ", ".join(
                 f"{kind} cold {r[-1]['cold ready']:.0f} warm {r[-1]['warm ready']:.0f} ms"
                 for kind, r in runs.items()), flush=True)
         if not args.no_moves:
-            latencies = move_latencies(pw, url, Path(tmp), seed=1)
+            latencies = move_latencies(pw, site.url, Path(tmp), seed=1)
     print(f"machine at the end: {machine()}")
     print(f"\nmedians of {args.runs} runs (ms; bytes in MB)")
     print(f"{'figure':<22}{'bare':>10}{'game':>10}{'game/bare':>11}")

@@ -1,34 +1,27 @@
 """Record which standard-library modules the game imports (for scripts/trim_stdlib.py --record).
 
 Builds the site into a temporary folder with Pyodide's FULL python_stdlib.zip, serves it with
-scripts/serve.py and its loopback PeerJS broker, and plays through the app in headless Chromium:
-a pass-and-play match with every option (random legal clicks until the match ends), every other
-setup mode found (e.g. a bot), an online room (host and guest in two contexts, moves on both),
-the Rules page, the language switch, and a corrupt save (the error notice). After each part it
-reads sys.modules in the page (through an added <script type="py">, which runs in the app's
-interpreter) and returns the union of the names that are modules of the stdlib zip.
+scripts/serve.py and its loopback PeerJS broker (scripts/site_browser.py), and plays through the
+app in headless Chromium: a pass-and-play match with every option (random legal clicks until the
+match ends), every other setup mode found (e.g. a bot), an online room (host and guest in two
+contexts, moves on both), the Rules page, the language switch, and a corrupt save (the error
+notice). After each part it reads sys.modules in the page (through an added <script type="py">,
+which runs in the app's interpreter) and returns the union of the names that are modules of the
+stdlib zip.
 """
 
 from __future__ import annotations
 
 import random
-import re
 import shutil
-import subprocess
-import sys
-import tempfile
 import zipfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page, sync_playwright
+from site_browser import chromium_options, served_site  # scripts/site_browser.py
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL_STDLIB = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-features=WebRtcHideLocalIpsWithMdns"]
 READY = "() => document.documentElement.dataset.ready === 'true'"
 SKIP_ACTIONS = {"update", "reload", "share-room", "copy-link", "leave-room", "new-match",
                 "abandon-yes", "start", "undo", "cancel"}
@@ -52,26 +45,9 @@ MODULES = """() => new Promise((resolve) => {
 })"""
 
 
-@contextmanager
-def full_stdlib_site() -> Iterator[str]:
-    """The built site with the full stdlib zip, served with a broker; yields its URL."""
-    with tempfile.TemporaryDirectory() as tmp:
-        site = Path(tmp) / "site"
-        subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py"), "--dist", str(site)],
-                       check=True, stdout=subprocess.DEVNULL)
-        shutil.copyfile(FULL_STDLIB, site / "static" / "vendor" / "pyodide" / "python_stdlib.zip")
-        proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "scripts" / "serve.py"), "--quiet", "--port", "0",
-             "--broker-port", "0", "--root", str(site)], stdout=subprocess.PIPE, text=True)
-        try:
-            assert proc.stdout is not None
-            match = re.search(r"serving (http://\S+/)", proc.stdout.readline())
-            if not match:
-                raise SystemExit("the dev server did not start")
-            yield match.group(1)
-        finally:
-            proc.terminate()
-            proc.wait(timeout=15)
+def full_stdlib(site: Path) -> None:
+    """Put Pyodide's full standard library zip back into the built site."""
+    shutil.copyfile(FULL_STDLIB, site / "static" / "vendor" / "pyodide" / "python_stdlib.zip")
 
 
 def modules_of(page: Page) -> set[str]:
@@ -166,14 +142,11 @@ def record(runs: int = 2) -> list[str]:
     with zipfile.ZipFile(FULL_STDLIB) as stdlib:
         names = set(stdlib.namelist())
     found: set[str] = set()
-    with full_stdlib_site() as url, sync_playwright() as pw:
-        options: dict[str, object] = {"args": ARGS}
-        if not Path(pw.chromium.executable_path).exists():
-            options["executable_path"] = shutil.which("chromium")
-        browser = pw.chromium.launch(**options)  # type: ignore[arg-type]
+    with served_site(full_stdlib) as site, sync_playwright() as pw:
+        browser = pw.chromium.launch(**chromium_options(pw))
         for run in range(runs):
             context = browser.new_context()
-            found |= play_session(context, url, random.Random(run))
+            found |= play_session(context, site.url, random.Random(run))
             context.close()
         browser.close()
     stdlib_modules = {

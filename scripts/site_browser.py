@@ -1,0 +1,78 @@
+"""The built site served locally and Debian's Chromium, for the scripts that drive the app.
+
+Used by scripts/bench_load.py and scripts/record_modules.py (not by the tests, which have their
+own fixtures in e2e/conftest.py).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+# NOTES-STACK.md: no sandbox or GPU here, no QUIC, nothing in the background; raw IPs for ICE.
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-features=WebRtcHideLocalIpsWithMdns"]
+# One line of http.server's request log: '... "GET /path HTTP/1.1" 200 -'.
+LOG_LINE = re.compile(r'"GET (\S+) HTTP/[\d.]+" (\d{3}) ')
+
+
+def chromium_options(pw: Playwright) -> dict[str, Any]:
+    """Launch options: Playwright's own Chromium if installed, else Debian's chromium."""
+    options: dict[str, Any] = {"args": ARGS, "headless": True}
+    if not Path(pw.chromium.executable_path).exists():
+        options["executable_path"] = shutil.which("chromium")
+    return options
+
+
+@dataclass
+class Site:
+    """A built site being served: its folder, its URL and the server's request log."""
+
+    root: Path
+    url: str
+    log: Path
+
+    def requests(self) -> list[tuple[str, int]]:
+        """(path, status) of every request the server has answered so far, in order."""
+        text = self.log.read_text(errors="replace")
+        return [(m.group(1), int(m.group(2))) for m in LOG_LINE.finditer(text)]
+
+
+@contextmanager
+def served_site(prepare: Callable[[Path], None] | None = None) -> Iterator[Site]:
+    """The site built by scripts/build.py --dist in a temporary folder, changed by
+    prepare(folder) if given, served by scripts/serve.py with a loopback broker."""
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp) / "site"
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py"), "--dist", str(site)],
+                       check=True, stdout=subprocess.DEVNULL)
+        if prepare is not None:
+            prepare(site)
+        out, log = Path(tmp) / "server.out", Path(tmp) / "server.log"
+        with out.open("w") as stdout, log.open("w") as stderr:
+            proc = subprocess.Popen(
+                [sys.executable, str(ROOT / "scripts" / "serve.py"), "--port", "0",
+                 "--broker-port", "0", "--root", str(site)], stdout=stdout, stderr=stderr)
+        try:
+            deadline = time.monotonic() + 60
+            while not (match := re.search(r"serving (http://\S+/)", out.read_text())):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("the dev server did not start: " + log.read_text())
+                time.sleep(0.1)
+            yield Site(site, match.group(1), log)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
