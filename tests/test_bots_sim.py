@@ -32,10 +32,7 @@ def sim_from_state(state: State, rng: random.Random) -> Sim:
 
     used = sum(bit for name, bit in (("radio", 1), ("airlift", 2), ("sabotage", 4))
                if name in state.skills_used)
-    shut_next = -1
-    if state.sabotage is not None and state.sabotage[0] != to_act:
-        shut_next = colours.index(state.sabotage[1])
-    shut = state.shut_pile()
+    shut = [colours.index(c) if c else -1 for c in state.shut_piles]
     final = state.round == state.options.rounds
     return Sim(
         len(colours), [list(state.hands[0]), list(state.hands[1])], list(state.deck),
@@ -45,7 +42,7 @@ def sim_from_state(state: State, rng: random.Random) -> Sim:
         phase=PLAY_PHASE if state.phase == "play" else DRAW_PHASE,
         charges=state.charges, discards=state.discard_counts, skills=state.options.skills,
         locked=colours.index(state.discarded_onto) if state.discarded_onto else -1,
-        shut=colours.index(shut) if shut else -1, shut_next=shut_next, used=used,
+        shut=shut[to_act], shut_next=shut[1 - to_act], used=used,
         airlift=state.airlift_active, mixup=state.mixup,
         mixup_pool=tuple(MIXUPS) if state.options.mixups and final and not state.mixup else (),
     )

@@ -111,7 +111,7 @@ def test_no_mixup_forbids_a_move_that_would_otherwise_be_legal(mixup: str) -> No
     opts = Options(rounds=1, mixups=True, skills=True)
     for seed in range(5):
         kw = dict(hands=(["G5", "RH"], []), discards={"G": ["G2"], "B": ["B3"]},
-                  charges=(3, 3), sabotage=(0, "B"), seed=seed,
+                  charges=(3, 3), shut_piles=("B", None), seed=seed,
                   expeditions=({"R": ["R4"]}, {}))
         plain = position(opts, **kw)
         mixed = position(opts, mixup=mixup, **kw)

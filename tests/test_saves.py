@@ -3,14 +3,15 @@
 import copy
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lostcities import (
-    CorruptSave, Discard, Options, apply, legal_moves, new_match, state_from_json, state_to_json,
-    view,
+    CorruptSave, Discard, Draw, Options, Play, Sabotage, Undo, apply, legal_moves, new_match,
+    state_from_json, state_to_json, view,
 )
 from lostcities.scenario import position
 
@@ -79,7 +80,11 @@ def _move_card(src, dst):
 CORRUPTIONS = {
     "not an object": lambda d: d.clear(),
     "other format": _set("format", "chess"),
-    "newer version": _set("version", 2),
+    "newer version": _set("version", 3),
+    "shut pile of no colour": _set("shut_piles", ["X", None]),
+    "shut piles not a pair": _set("shut_piles", [None]),
+    "shut for the next turn with no sabotage": lambda d: d["shut_piles"].__setitem__(
+        1 - d["to_act"], "Y"),
     "unknown field": _set("extra", 1),
     "missing field": lambda d: d.pop("deck"),
     "duplicated card": lambda d: d["deck"].append(d["deck"][0]),
@@ -166,3 +171,31 @@ def test_a_tampered_save_is_refused_or_still_a_playable_state(game: int, edits: 
         json.dumps(view(loaded, p))
     for move in legal_moves(loaded):
         apply(loaded, move)  # every listed move applies
+
+
+V1_SAVE = Path(__file__).parent / "data" / "state-v1-sabotage.json"
+"""A real version-1 save written by the engine before version 2 (one ``sabotage`` field): player
+0 shut red against player 1, who has just discarded (phase draw, with an undo snapshot)."""
+
+
+def test_a_version_1_save_loads_converted_to_one_shut_pile_per_player() -> None:
+    data = json.loads(V1_SAVE.read_text())
+    assert data["version"] == 1 and data["sabotage"] == [1, "R"]
+    s = state_from_json(data)
+    assert s.shut_piles == (None, "R") and s.undo is not None and s.undo.shut_piles == (None, "R")
+    assert Draw("R") not in legal_moves(s)
+    assert state_to_json(s)["version"] == 2 and state_from_json(state_to_json(s)) == s
+    s = apply(s, Undo())
+    s = apply(apply(s, Sabotage("G")), Discard("B3"))  # both shut piles now coexist
+    assert s.shut_piles == ("G", "R") and Draw("R") not in legal_moves(s)
+    s = apply(s, Draw("deck"))
+    assert s.shut_piles == ("G", None) and Draw("G") not in legal_moves(apply(s, Play("Y3")))
+
+
+def test_a_version_1_save_with_a_bad_sabotage_is_refused() -> None:
+    data = json.loads(V1_SAVE.read_text())
+    for bad in ([2, "R"], [1, "X"], "R", [1]):
+        with pytest.raises(CorruptSave, match="This saved game can't be loaded: "):
+            state_from_json({**data, "sabotage": bad})
+    with pytest.raises(CorruptSave, match="sabotage"):
+        state_from_json({k: v for k, v in data.items() if k != "sabotage"})

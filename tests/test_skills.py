@@ -117,6 +117,39 @@ def test_sabotage_shuts_a_pile_on_the_opponents_next_turn_only() -> None:
     assert Draw("R") in legal_moves(s)
 
 
+def test_sabotages_of_both_players_coexist() -> None:
+    """A shuts B's red; on B's turn B shuts A's green: B still may not draw red this turn, and A
+    may not draw green on their next turn (one sabotage at a time lifted the first)."""
+    s = position(SKILLS_ON, charges=(3, 3), hands=(["Y2", "Y3"], ["B2", "B3"]),
+                 discards={"R": ["R2"], "G": ["G2"]})
+    s = apply(apply(apply(s, Sabotage("R")), Play("Y2")), Draw("deck"))
+    s = apply(s, Sabotage("G"))
+    for p in (0, 1):
+        assert view(s, p)["shut_pile"] == "R" and view(s, p)["shut_piles"] == ["G", "R"]
+    s = apply(s, Play("B2"))
+    assert Draw("R") not in legal_moves(s) and Draw("G") in legal_moves(s)
+    with pytest.raises(IllegalMove, match="You can't draw from the red pile: it was sabotaged"):
+        apply(s, Draw("R"))
+    s = apply(apply(s, Undo()), Play("B2"))  # undo takes back the play, not the sabotage
+    assert Draw("R") not in legal_moves(s)
+    s = apply(s, Draw("G"))
+    assert view(s, 0)["shut_pile"] == "G" and view(s, 1)["shut_piles"] == ["G", None]
+    s = apply(apply(s, Discard("Y3")), Draw("deck"))  # A's turn ends: their shut pile too
+    assert view(s, 1)["shut_piles"] == [None, None]
+
+
+def test_the_shut_pile_blocks_its_victim_only_on_their_draw() -> None:
+    s = position(SKILLS_ON, charges=(3, 3), hands=(["Y2", "Y3"], ["B2", "B3"]),
+                 discards={"R": ["R2"], "G": ["G2", "G3"]})
+    s = apply(apply(apply(s, Sabotage("R")), Play("Y2")), Draw("deck"))
+    s = apply(apply(s, Sabotage("G")), Play("B2"))
+    s = apply(s, Draw("G"))  # green is shut for A, not for B
+    s = apply(s, Play("Y3"))
+    assert Draw("G") not in legal_moves(s) and Draw("R") in legal_moves(s)
+    with pytest.raises(IllegalMove, match="You can't draw from the green pile: it was sabotaged"):
+        apply(s, Draw("G"))
+
+
 def test_each_skill_once_a_turn_but_several_skills_in_one_turn() -> None:
     s = position(SKILLS_ON, charges=(6, 0))
     s = apply(apply(apply(s, Radio()), Airlift()), Sabotage("G"))

@@ -9,8 +9,8 @@ VIEW_KEYS = {
     "format", "player", "names", "options", "colours", "round", "starting_player", "phase",
     "to_act", "hand", "hand_counts", "deck_count", "deck_peek", "discards", "expeditions",
     "scores", "round_scores", "totals", "charges", "skills_used", "airlift_active",
-    "locked_pile", "shut_pile", "jobs", "job_offer", "objectives", "mixup", "breakdown",
-    "winner", "log", "legal_moves",
+    "locked_pile", "shut_pile", "shut_piles", "jobs", "job_offer", "objectives", "mixup",
+    "breakdown", "winner", "log", "legal_moves",
 }
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import (
     COLOUR_NAMES, COLOURS, Card, canonical, card_name, card_text, colour_index, colour_of,
@@ -23,6 +23,7 @@ from .skills import SKILLS
 from .state import LogEntry, State
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
+T = TypeVar("T")
 
 
 def _replace(state: State, **changes: Any) -> State:
@@ -84,7 +85,7 @@ def _deal(state: State) -> State:
         hands=(tuple(hand0), tuple(hand1)), deck=tuple(deck),
         discards=((),) * n, expeditions=(((),) * n, ((),) * n),
         charges=(0, 0), discard_counts=(0, 0), skills_used=(), airlift_active=False,
-        discarded_onto=None, sabotage=None, objectives=objectives, mixup=None,
+        discarded_onto=None, shut_piles=(None, None), objectives=objectives, mixup=None,
         log=state.log if state.round == 1 else (), undo=None,
     )
 
@@ -298,7 +299,8 @@ def _sabotage(state: State, move: Any) -> State:
     _check_colour_in_play(state, move.colour)
     player = state.to_act
     assert player is not None
-    return _replace(_skill(state, "sabotage", move.colour), sabotage=(1 - player, move.colour))
+    return _replace(_skill(state, "sabotage", move.colour),
+                    shut_piles=_with(state.shut_piles, 1 - player, move.colour))
 
 
 def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -306,9 +308,14 @@ def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1:]
 
 
+def _with(pair: tuple[T, T], player: int, value: T) -> tuple[T, T]:
+    """``pair`` (one entry per player) with ``player``'s entry replaced by ``value``."""
+    return (value, pair[1]) if player == 0 else (pair[0], value)
+
+
 def _with_hand(state: State, player: int, hand: tuple[Card, ...]) -> tuple[
         tuple[Card, ...], tuple[Card, ...]]:
-    return (hand, state.hands[1]) if player == 0 else (state.hands[0], hand)
+    return _with(state.hands, player, hand)
 
 
 def _play(state: State, move: Any) -> State:
@@ -370,14 +377,11 @@ def _draw(state: State, move: Any) -> State:
         card = piles[ci][-1]
         piles = piles[:ci] + (piles[ci][:-1],) + piles[ci + 1:]
     hand = tuple(sorted(state.hands[player] + (card,)))
-    sabotage = state.sabotage
-    if sabotage is not None and sabotage[0] == player:
-        sabotage = None
     log = state.log + (LogEntry(player, "draw", move.source, card),)
     after = _replace(
         state, phase="play", to_act=1 - player, hands=_with_hand(state, player, hand),
         deck=deck, discards=piles, skills_used=(), airlift_active=False, discarded_onto=None,
-        sabotage=sabotage, undo=None, log=log,
+        shut_piles=_with(state.shut_piles, player, None), undo=None, log=log,
     )
     if not deck:
         return _end_round(after)
@@ -395,7 +399,8 @@ def _end_round(state: State) -> State:
     final = state.round == state.options.rounds
     return _replace(
         state, phase="match-end" if final else "round-end", to_act=None,
-        round_scores=state.round_scores + ((p0.total, p1.total),), sabotage=None,
+        round_scores=state.round_scores + ((p0.total, p1.total),),
+        shut_piles=(None, None),
     )
 
 

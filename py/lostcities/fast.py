@@ -51,8 +51,8 @@ class FastMatch:
 
     __slots__ = (
         "options", "seed", "first_player", "n", "round", "phase", "to_act", "hands", "deck",
-        "piles", "exps", "high", "charges", "dcount", "used", "airlift", "locked", "sab_victim",
-        "sab_colour", "offers", "jobs", "job_rules", "hand_size", "objectives", "mixup",
+        "piles", "exps", "high", "charges", "dcount", "used", "airlift", "locked", "shut",
+        "offers", "jobs", "job_rules", "hand_size", "objectives", "mixup",
         "open_piles", "round_scores", "names",
     )
 
@@ -75,8 +75,7 @@ class FastMatch:
         self.used = 0
         self.airlift = False
         self.locked = -1
-        self.sab_victim = -1
-        self.sab_colour = -1
+        self.shut = [-1, -1]
         self.offers: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self.jobs: list[str | None] = [None, None]
         self.job_rules = [_BASE_RULES, _BASE_RULES]
@@ -117,8 +116,7 @@ class FastMatch:
         m.used = sum(_USED[s] for s in state.skills_used)
         m.airlift = state.airlift_active
         m.locked = -1 if state.discarded_onto is None else COLOURS.index(state.discarded_onto)
-        if state.sabotage is not None:
-            m.sab_victim, m.sab_colour = state.sabotage[0], COLOURS.index(state.sabotage[1])
+        m.shut = [-1 if c is None else COLOURS.index(c) for c in state.shut_piles]
         m.offers = state.job_offers
         m.jobs = list(state.jobs)
         m._set_jobs()
@@ -139,6 +137,7 @@ class FastMatch:
         m.exps = [[e[:] for e in exps] for exps in self.exps]
         m.high = [self.high[0][:], self.high[1][:]]
         m.charges = self.charges[:]
+        m.shut = self.shut[:]
         m.dcount = self.dcount[:]
         m.jobs = self.jobs[:]
         m.job_rules = self.job_rules[:]
@@ -165,7 +164,8 @@ class FastMatch:
         self.dcount = [0, 0]
         self.used = 0
         self.airlift = False
-        self.locked = self.sab_victim = self.sab_colour = -1
+        self.locked = -1
+        self.shut = [-1, -1]
         self.objectives = deal_objectives(self.seed, self.round) if self.options.objectives \
             else ((), ())
         self.mixup = None
@@ -192,8 +192,7 @@ class FastMatch:
             return False
         if self.open_piles:
             return True
-        return colour != self.locked and not (
-            self.sab_victim == self.to_act and self.sab_colour == colour)
+        return colour != self.locked and colour != self.shut[self.to_act]
 
     def skill_actions(self) -> list[int]:
         """The skill actions the player to act may take now."""
@@ -236,8 +235,7 @@ class FastMatch:
         if kind == DRAW:
             card = self.deck.pop() if arg == DECK else self.piles[arg].pop()
             insort(self.hands[p], card)
-            if self.sab_victim == p:
-                self.sab_victim = self.sab_colour = -1
+            self.shut[p] = -1
             self.used = 0
             self.locked = -1
             self.to_act = 1 - p
@@ -278,7 +276,7 @@ class FastMatch:
         elif kind == SABOTAGE:
             self.charges[p] -= _SABOTAGE
             self.used |= 4
-            self.sab_victim, self.sab_colour = 1 - p, arg
+            self.shut[1 - p] = arg
         elif kind == PICK:
             self.jobs[p] = JOB_IDS[arg]
             if p == 0:
@@ -301,7 +299,7 @@ class FastMatch:
                                       _total(self.exps[1], self.rules_for(1))))
         self.phase = MATCH_END if self.round == self.options.rounds else ROUND_END
         self.to_act = -1
-        self.sab_victim = self.sab_colour = -1
+        self.shut = [-1, -1]
 
     # ------------------------------------------------------------ playouts
 
@@ -436,7 +434,7 @@ class FastMatch:
         filled = [c for c in range(n) if piles[c]]
         p = self.to_act
         used, airlift = self.used, self.airlift
-        victim, shut = self.sab_victim, self.sab_colour
+        shut = self.shut
         trigger = MIXUP_TRIGGER_DECK if (
             self.options.mixups and self.round == self.options.rounds and self.mixup is None
         ) else -1
@@ -468,7 +466,7 @@ class FastMatch:
                     else:
                         charges[p] -= _SABOTAGE
                         used |= 4
-                        victim, shut = 1 - p, action & 127
+                        shut[1 - p] = action & 127
                     continue
                 i = r % size
                 card = hand[i]
@@ -502,14 +500,13 @@ class FastMatch:
                     put(hand, deck.pop())
                     break
                 colour = filled[r]
-                if open_piles or (colour != locked and not (victim == p and colour == shut)):
+                if open_piles or (colour != locked and colour != shut[p]):
                     pile = piles[colour]
                     put(hand, pile.pop())
                     if not pile:
                         del filled[r]
                     break
-            if victim == p:
-                victim = shut = -1
+            shut[p] = -1
             used = 0
             p = 1 - p
             if not deck:
@@ -542,8 +539,8 @@ class FastMatch:
             airlift_active=self.airlift,
             discarded_onto=None if self.locked < 0 or self.phase != DRAW_PHASE
             else COLOURS[self.locked],
-            sabotage=None if self.sab_victim < 0 else (self.sab_victim,
-                                                        COLOURS[self.sab_colour]),
+            shut_piles=(None if self.shut[0] < 0 else COLOURS[self.shut[0]],
+                        None if self.shut[1] < 0 else COLOURS[self.shut[1]]),
             job_offers=self.offers, jobs=(self.jobs[0], self.jobs[1]),
             objectives=self.objectives, mixup=self.mixup,
         )
@@ -565,6 +562,7 @@ class FastMatch:
             "charges": list(self.charges), "discard_counts": list(self.dcount),
             "jobs": list(self.jobs), "objectives": [list(o) for o in self.objectives],
             "mixup": self.mixup, "round_scores": [list(r) for r in self.round_scores],
+            "shut_piles": [None if c < 0 else COLOURS[c] for c in self.shut],
         }
 
 
@@ -599,6 +597,7 @@ def summary_of(state: State) -> dict[str, object]:
         "charges": list(state.charges), "discard_counts": list(state.discard_counts),
         "jobs": list(state.jobs), "objectives": [list(o) for o in state.objectives],
         "mixup": state.mixup, "round_scores": [list(r) for r in state.round_scores],
+        "shut_piles": list(state.shut_piles),
     }
 
 

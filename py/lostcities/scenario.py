@@ -41,7 +41,7 @@ def position(
     skills_used: Sequence[str] = (),
     airlift_active: bool = False,
     discarded_onto: str | None = None,
-    sabotage: tuple[int, str] | None = None,
+    shut_piles: tuple[str | None, str | None] = (None, None),
     jobs: tuple[str | None, str | None] = (None, None),
     objectives: tuple[Sequence[str], Sequence[str]] | None = None,
     mixup: str | None = None,
@@ -115,7 +115,7 @@ def position(
         "charges": list(charges), "discard_counts": list(discard_counts),
         "skills_used": list(skills_used), "airlift_active": airlift_active,
         "discarded_onto": discarded_onto,
-        "sabotage": None if sabotage is None else list(sabotage),
+        "shut_piles": list(shut_piles),
         "job_offers": offers, "jobs": list(jobs),
         "objectives": [list(o) for o in objectives], "mixup": mixup, "log": [], "undo": None,
     }

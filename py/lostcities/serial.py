@@ -15,12 +15,14 @@ from .skills import SKILLS
 from .state import PHASES, LogEntry, State
 
 STATE_FORMAT = "lostcities-state"
-STATE_VERSION = 1
+STATE_VERSION = 2
+"""Version 2 keeps one shut pile per player (``shut_piles``); version 1 kept one ``sabotage``
+as ``[victim, colour]`` and still loads, converted."""
 _LOG_TYPES = ("pick-job", "radio", "airlift", "sabotage", "play", "discard", "draw", "mixup")
 _KEYS = (
     "format", "version", "options", "seed", "names", "first_player", "round", "phase", "to_act",
     "hands", "deck", "discards", "expeditions", "round_scores", "charges", "discard_counts",
-    "skills_used", "airlift_active", "discarded_onto", "sabotage", "job_offers", "jobs",
+    "skills_used", "airlift_active", "discarded_onto", "shut_piles", "job_offers", "jobs",
     "objectives", "mixup", "log", "undo",
 )
 
@@ -64,7 +66,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "skills_used": list(state.skills_used),
         "airlift_active": state.airlift_active,
         "discarded_onto": state.discarded_onto,
-        "sabotage": None if state.sabotage is None else list(state.sabotage),
+        "shut_piles": list(state.shut_piles),
         "job_offers": [list(o) for o in state.job_offers],
         "jobs": list(state.jobs),
         "objectives": [list(o) for o in state.objectives],
@@ -192,9 +194,11 @@ def state_from_json(data: object) -> State:
         raise _fail("it is not a JSON object")
     if data.get("format") != STATE_FORMAT:
         raise _fail("it is not a Lost Cities saved game")
+    if data.get("version") == 1:
+        data = _from_version_1(data)
     if data.get("version") != STATE_VERSION:
-        raise _fail(f"it has format version {data.get('version')!r}; this app reads version "
-                    f"{STATE_VERSION}")
+        raise _fail(f"it has format version {data.get('version')!r}; this app reads versions "
+                    f"1 to {STATE_VERSION}")
     missing = [k for k in _KEYS if k not in data]
     extra = sorted(str(k) for k in data if k not in _KEYS)
     if missing or extra:
@@ -206,6 +210,20 @@ def state_from_json(data: object) -> State:
     state = _build(data, options)
     _check_consistency(state)
     return state
+
+
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 document in the version-2 shape: its ``sabotage`` (``[victim, colour]`` or
+    null) becomes that victim's entry of ``shut_piles``."""
+    if "sabotage" not in data:
+        raise _fail("missing ['sabotage'] field")
+    shut: list[Any] = [None, None]
+    if data["sabotage"] is not None:
+        victim, colour = _list(data["sabotage"], "sabotage", 2)
+        shut[_int(victim, "sabotage victim", 0, 1)] = colour
+    new = {k: v for k, v in data.items() if k != "sabotage"}
+    new.update(version=STATE_VERSION, shut_piles=shut)
+    return new
 
 
 def _build(data: dict[str, Any], options: Options) -> State:
@@ -233,12 +251,8 @@ def _build(data: dict[str, Any], options: Options) -> State:
         (_int(r[0], "a round score"), _int(r[1], "a round score"))
         for r in (_list(x, "a round score", 2) for x in _list(data["round_scores"], "scores"))
     )
-    sab = data["sabotage"]
-    sabotage = None
-    if sab is not None:
-        sab = _list(sab, "sabotage", 2)
-        sabotage = (_int(sab[0], "sabotage victim", 0, 1),
-                    _opt_str(sab[1], "sabotage colour", colours) or "")
+    shut = [_opt_str(c, "a shut pile", colours)
+            for c in _list(data["shut_piles"], "shut_piles", 2)]
     offers = tuple(tuple(_opt_str(j, "a job offer", JOBS) or "" for j in _list(o, "job offer"))
                    for o in _list(data["job_offers"], "job_offers", 2))
     jobs = tuple(_opt_str(j, "a job", JOBS) for j in _list(data["jobs"], "jobs", 2))
@@ -271,7 +285,7 @@ def _build(data: dict[str, Any], options: Options) -> State:
         skills_used=skills,
         airlift_active=_bool(data["airlift_active"], "airlift_active"),
         discarded_onto=_opt_str(data["discarded_onto"], "discarded_onto", colours),
-        sabotage=sabotage,
+        shut_piles=(shut[0], shut[1]),
         job_offers=(offers[0], offers[1]),
         jobs=(jobs[0], jobs[1]),
         objectives=(objectives[0], objectives[1]),
@@ -328,8 +342,13 @@ def _check_consistency(s: State) -> None:
         raise _fail("the undo snapshot does not fit the game")
     if s.phase != "play" and s.airlift_active:
         raise _fail("airlift is active outside the play phase")
-    if not o.skills and (any(s.charges) or s.skills_used or s.airlift_active or s.sabotage):
+    shut = s.shut_piles
+    if not o.skills and (any(s.charges) or s.skills_used or s.airlift_active or any(shut)):
         raise _fail("skills are in use but the option is off")
+    if any(shut) and s.phase not in ("play", "draw"):
+        raise _fail("a pile is shut outside the turns of a round")
+    if s.to_act is not None and shut[1 - s.to_act] and "sabotage" not in s.skills_used:
+        raise _fail("a pile is shut for the next turn but nobody sabotaged it this turn")
     if len(set(s.skills_used)) != len(s.skills_used):
         raise _fail("a skill is used twice in one turn")
     if o.objectives and s.phase != "jobs":

@@ -31,7 +31,8 @@ class State:
 
     Cards are ids (see ``lostcities.cards``). Per-colour tuples follow ``colours`` (the colours
     in play). ``deck`` has its top card last; each discard pile likewise. Hands are sorted.
-    ``sabotage`` is ``(victim, colour)``: the victim may not draw that pile on their coming turn.
+    ``shut_piles[p]`` is the colour player ``p`` may not draw on their current or coming turn
+    (Sabotage by the opponent; each player's lasts until their own draw, so both can coexist).
     ``undo`` is the state before this turn's play or discard (phase ``draw`` only).
     """
 
@@ -52,7 +53,7 @@ class State:
     skills_used: tuple[str, ...] = ()
     airlift_active: bool = False
     discarded_onto: str | None = None
-    sabotage: tuple[int, str] | None = None
+    shut_piles: tuple[str | None, str | None] = (None, None)
     job_offers: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     jobs: tuple[str | None, str | None] = (None, None)
     objectives: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
@@ -112,8 +113,11 @@ class State:
         """The colour the player to act may not draw because they just discarded onto it."""
         return None if self.open_piles else self.discarded_onto
 
+    def shut_for(self, player: int) -> str | None:
+        """The colour sabotaged against ``player`` for their current or coming turn, if it
+        applies (never under Open Piles)."""
+        return None if self.open_piles else self.shut_piles[player]
+
     def shut_pile(self) -> str | None:
         """The colour sabotaged against the player to act, if it applies now."""
-        if self.sabotage is None or self.open_piles or self.sabotage[0] != self.to_act:
-            return None
-        return self.sabotage[1]
+        return None if self.to_act is None else self.shut_for(self.to_act)

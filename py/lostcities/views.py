@@ -95,6 +95,7 @@ def view(state: State, player: int) -> dict[str, Any]:
         "airlift_active": state.airlift_active,
         "locked_pile": state.locked_pile(),
         "shut_pile": state.shut_pile(),
+        "shut_piles": [state.shut_for(0), state.shut_for(1)],
         "jobs": jobs,
         "job_offer": list(state.job_offers[player]) if state.phase == "jobs" else [],
         "objectives": objectives,

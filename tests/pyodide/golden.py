@@ -9,6 +9,7 @@ from lostcities.fast import FastMatch
 
 
 def play(options, seed, policy):
+    """A whole match of seeded random moves (never undo); the final state."""
     rng = random.Random(policy)
     state = new_match(options, seed=seed)
     while state.phase != "match-end":

@@ -101,11 +101,9 @@ class Knowledge:
         piles: list[list[str]] = [[] for _ in colours]
         opp_known: list[str] = []
         discards = [0, 0]
-        since_draw: list[dict[str, Any]] = []
         explained = [True] * ncol
         for e in view["log"]:
             kind = e["type"]
-            since_draw.append(e)
             if kind in ("play", "discard"):
                 if e["player"] == opp and e["card"] in opp_known:
                     opp_known.remove(e["card"])
@@ -113,7 +111,6 @@ class Knowledge:
                     piles[colours.index(e["card"][0])].append(e["card"])
                     discards[e["player"]] += 1
             elif kind == "draw":
-                since_draw = []
                 if e["source"] != "deck":
                     ci = colours.index(e["source"])
                     if not piles[ci]:
@@ -149,10 +146,8 @@ class Knowledge:
         jobs = view["jobs"]
         options = view["options"]
         my_objs = tuple(view["objectives"][me] or ())
-        shut_next = -1
-        for e in since_draw:
-            if e["type"] == "sabotage" and e["player"] == me:
-                shut_next = colours.index(e["colour"])
+        to_act: int = view["to_act"]
+        shut = [colours.index(c) if c else -1 for c in view["shut_piles"]]
         final = view["round"] == options["rounds"]
         mixup_pool: tuple[str, ...] = ()
         if options["mixups"] and final and view["mixup"] is None:
@@ -164,11 +159,10 @@ class Knowledge:
             rules=(rules_of(jobs[0]), rules_of(jobs[1])), my_objectives=my_objs,
             objectives_on=bool(options["objectives"]), skills_on=bool(options["skills"]),
             charges=(view["charges"][0], view["charges"][1]),
-            discards=(discards[0], discards[1]), to_act=view["to_act"],
+            discards=(discards[0], discards[1]), to_act=to_act,
             phase=PLAY_PHASE if phase == "play" else DRAW_PHASE,
             locked=colours.index(view["locked_pile"]) if view["locked_pile"] else -1,
-            shut=colours.index(view["shut_pile"]) if view["shut_pile"] else -1,
-            shut_next=shut_next,
+            shut=shut[to_act], shut_next=shut[1 - to_act],
             used=sum(_USED_BITS[s] for s in view["skills_used"]),
             airlift=bool(view["airlift_active"]), mixup=view["mixup"], mixup_pool=mixup_pool,
         )

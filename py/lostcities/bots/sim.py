@@ -225,9 +225,6 @@ class Sim:
             self.charges[self.to_act] -= SABOTAGE_COST
             self.used |= _USED_SABOTAGE
             self.shut_next = arg
-            # As the engine does now: one sabotage at a time, so a player who sabotages
-            # lifts the one against them (see the differential test).
-            self.shut = -1
 
     def play(self, card: int) -> None:
         """The player to act plays ``card`` from hand."""
