@@ -9,10 +9,11 @@ state after every move). Hostile messages are sent raw on the guest's real data 
 from __future__ import annotations
 
 import json
+import sys
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,10 @@ from conftest import AppPage, wait_ready
 from playwright.sync_api import Page
 
 import lostcities
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from leakcheck import check_guest_message  # noqa: E402 - tests/leakcheck.py, shared
+from webui.online.liveness import BURST  # noqa: E402
 
 HOST_KEY = "lostcities-online-host"
 GUEST_KEY = "lostcities-online-guest"
@@ -145,31 +150,6 @@ def take_turn_step(page: Page) -> None:
 # ---- what the guest received ---------------------------------------------------------------
 
 
-def card_tokens(value: Any) -> Counter[str]:
-    """Every string in a JSON value that is a card code (R7, YH, G10...), counted."""
-    found: list[str] = []
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str) and 2 <= len(item) <= 3 and item[0] in "YBWGRP":
-            try:
-                lostcities.parse_card(item)
-            except ValueError:
-                continue
-            found.append(item)
-    return Counter(found)
-
-
-def hidden_cards(state: lostcities.State) -> Counter[str]:
-    """The host's hand and the deck (handshake copies folded: RH2 -> RH)."""
-    doc = lostcities.state_to_json(state)
-    return Counter(c[:2] if c[1] == "H" else c for c in doc["hands"][0] + doc["deck"])
-
-
 @dataclass
 class GuestWire:
     """Every message the guest's page received, checked as it is collected."""
@@ -195,13 +175,8 @@ class GuestWire:
     @staticmethod
     def check_messages(new: list[dict[str, Any]], state: lostcities.State) -> None:
         """`check` for messages already drained."""
-        allowed = lostcities.view(state, 1)
-        secret = hidden_cards(state)
         for message in new:
-            if "view" in message:
-                assert message["view"] == allowed, "a view the engine would not give seat 1"
-            leaked = (card_tokens(message) - card_tokens(allowed)) & secret
-            assert not leaked, f"hidden cards {dict(leaked)} reached the guest: {message}"
+            check_guest_message(message, state)
 
 
 # ---- fixtures -------------------------------------------------------------------------------
@@ -450,3 +425,34 @@ def test_hostile_saves_are_set_aside_and_the_page_still_boots(
     assert not app.page_errors
     page.click('[data-action="create-room"]')  # the lobby works: a fresh room opens
     page.wait_for_selector("[data-room-code]", timeout=STEP_TIMEOUT_MS)
+
+
+def test_a_flooding_guest_is_cut_off_and_the_host_plays_on(online_match: Match) -> None:
+    """2,000 messages at once on the guest's real channel: the host answers at most a burst,
+    closes the connection with a clear error, keeps its match and its page; the guest dials
+    again and the match goes on."""
+    host, guest, wire = online_match.host.page, online_match.guest.page, online_match.wire
+    mark = play_steps(online_match, 2)
+    before = host_save(host)["match"]["state"]
+    started = time.monotonic()
+    guest.evaluate("""() => { const channel = window.__lcChannels.at(-1);
+        for (let i = 0; i < 2000; i++)
+          channel.send(JSON.stringify({v: 1, seq: 100000 + i, type: "ping"})); }""")
+    got: list[dict[str, Any]] = []
+
+    def cut_off() -> bool:
+        got.extend(wire.drain())
+        return any("too many messages" in m.get("message", "") for m in got)
+
+    wait_for(cut_off, "the host to close the flooding connection")
+    print(f"flood of 2000 -> host closed the channel after {time.monotonic() - started:.2f} s")
+    assert len([m for m in got if m["type"] in ("pong", "error")]) <= BURST + 1
+    guest.wait_for_selector("text=too many messages")
+    assert host_save(host)["match"]["state"] == before and sync_of(host) == mark
+    host.locator("[data-action=rules]:visible").click()  # the host's page still answers clicks
+    host.wait_for_selector("#rules:not([hidden])")
+    host.click('[data-action="rules-close"]')
+    wait_for(lambda: connection_of(host) == connection_of(guest) == "connected",
+             "the guest to dial again")
+    play_steps(online_match, 4)
+    assert not online_match.host.page_errors and not online_match.guest.page_errors

@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from typing import Any
 
 import pytest
 
 import lostcities
 from lostcities import Options
+from leakcheck import check_guest_message
 from lostcities.protocol import APP_VERSION
 from webui.online.codes import (
     ALPHABET, code_from_query, join_link, new_code, normalize_code, peer_id,
 )
 from webui.online.guestside import OnlineGuest
 from webui.online.hostside import OnlineHost, new_token, refusal
-from webui.online.liveness import LOST_AFTER, connection_state
+from webui.online.liveness import (
+    BURST, CLOSE_AFTER_DROPS, LOST_AFTER, RATE, RateLimit, connection_state,
+)
 
 TOKEN = "T" * 20
 
@@ -40,7 +42,7 @@ class Wire:
         if not self.closed:
             self.received.append(text)
             if self.host is not None and self.host.state is not None:
-                check_message(self.host.state, text)
+                check_guest_message(json.loads(text), self.host.state)
             self.guest.receive(text, self.now)
 
     def close(self) -> None:
@@ -50,7 +52,7 @@ class Wire:
 def connect(host: OnlineHost, guest: OnlineGuest, token: str = TOKEN) -> Wire:
     wire = Wire(guest, host)
     assert host.accept(wire, {"token": token}, 0.0) is None
-    guest.opened(lambda text: host.receive(wire, text, 0.0), 0.0)
+    guest.opened(lambda text: host.receive(wire, text, wire.now), 0.0)
     return wire
 
 
@@ -58,30 +60,6 @@ def new_pair(options: Options = Options(), first: int | None = 0) -> tuple[Onlin
     host = OnlineHost("ABCDEF", options, first, "Ana", 7, 0.0)
     guest = OnlineGuest("abc-def", TOKEN, "Ben", 0.0)
     return host, guest
-
-
-def _cards(items: list[str]) -> list[str]:
-    """Save notation to card codes (a handshake's copy number dropped: RH2 -> RH)."""
-    return [c[:2] if c[1] == "H" else c for c in items]
-
-
-def card_tokens(value: Any) -> Counter[str]:
-    """Every string in a JSON value that is a card code (e.g. R7, YH, G10), counted."""
-    found: list[str] = []
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str) and 2 <= len(item) <= 3 and item[0] in "YBWGRP":
-            try:
-                lostcities.parse_card(item)
-            except ValueError:
-                continue
-            found.append(item)
-    return Counter(found)
 
 
 def match_state(host: OnlineHost) -> Any:
@@ -100,27 +78,10 @@ def play_random(host: OnlineHost, guest: OnlineGuest, wire: Wire, rng: random.Ra
         seat_view = host.view() if actor == 0 else guest.view()
         legal = seat_view["legal_moves"]
         move = rng.choice([m for m in legal if m["type"] != "undo"] or legal)
+        wire.now += 0.5  # a move every half second: well within the guest's rate limit
         refusal_text = host.submit(move) if actor == 0 else guest.submit(move)
         assert refusal_text is None
         assert guest.view() == lostcities.view(host.state, 1)  # type: ignore[arg-type]
-
-
-def check_message(state: lostcities.State, text: str) -> None:
-    """A message to the guest, sent when the host's state is `state`: its view is exactly the
-    engine's view for seat 1, and it holds no card hidden from the guest (host's hand, deck)
-    in more copies than the guest's view shows."""
-    message = json.loads(text)
-    public_view = lostcities.view(state, 1)
-    if "view" in message:
-        assert message["view"] == public_view
-    extra = card_tokens(message) - card_tokens(public_view)
-    hidden = extra & Counter(state_cards_hidden(state))
-    assert not hidden, f"guest got hidden cards {hidden} in {text[:200]}"
-
-
-def state_cards_hidden(state: lostcities.State) -> list[str]:
-    doc = lostcities.state_to_json(state)
-    return _cards(doc["hands"][0]) + _cards(doc["deck"])
 
 
 # ---- codes -----------------------------------------------------------------------------------
@@ -330,3 +291,59 @@ def test_a_guest_pings_only_once_welcomed_and_stops_when_turned_away() -> None:
     guest.opened(sent.append, 1.0)  # a new channel: silent again until welcomed
     guest.ping()
     assert [json.loads(m)["type"] for m in sent] == ["hello", "ping", "hello"]
+
+
+def test_the_leak_detector_catches_a_planted_card() -> None:
+    host, guest = new_pair()
+    connect(host, guest)
+    state = host.state
+    assert state is not None
+    secret = next(c for c in lostcities.state_to_json(state)["hands"][0] if c[1] != "H")
+    view = lostcities.view(state, 1)
+    check_guest_message({"type": "view", "view": view}, state)  # the real view passes
+    with pytest.raises(AssertionError, match="hidden cards"):
+        check_guest_message({"type": "pong", "note": [secret]}, state)
+    with pytest.raises(AssertionError, match="would not give"):
+        check_guest_message({"type": "view", "view": {**view, "deck_count": 0}}, state)
+
+
+def test_rate_limit_allows_a_burst_then_the_rate() -> None:
+    limit = RateLimit(0.0, rate=10.0, burst=3)
+    assert [limit.allow(0.0) for _ in range(4)] == [True, True, True, False]
+    assert limit.allow(0.1) and not limit.allow(0.1)
+    assert limit.allow(10.0) and limit.dropped == 2
+
+
+def test_a_flooding_guest_is_cut_off_and_the_match_is_unchanged() -> None:
+    host, guest = new_pair()
+    warnings: list[str] = []
+    host.set_on_warn(warnings.append)
+    wire = connect(host, guest)
+    play_random(host, guest, wire, random.Random(6), 3)
+    before, answered = match_state(host), len(wire.received)
+    flood = [json.dumps({"v": 1, "seq": 1000 + i, "type": "ping"}) for i in range(5000)]
+    for text in flood:
+        host.receive(wire, text, wire.now)  # all at once: far over the rate
+    answers = [json.loads(t) for t in wire.received[answered:]]
+    assert len(answers) <= BURST + 1  # the excess was dropped unread, not answered
+    assert answers[-1]["type"] == "error" and "too many messages" in answers[-1]["message"]
+    assert guest.error and "too many messages" in guest.error  # the guest is told why
+    assert wire.closed and host.connection(wire.now) != "connected"
+    assert host.limit.dropped == CLOSE_AFTER_DROPS
+    assert len(warnings) == 2 and "dropping" in warnings[0]
+    assert match_state(host) == before
+    wire.now += 10  # the guest dials again: a fresh budget, and the match goes on
+    rejoined = OnlineGuest.from_json(guest.to_json(), wire.now)
+    again = connect(host, rejoined)
+    again.now = wire.now
+    assert rejoined.view() == lostcities.view(host.state, 1)  # type: ignore[arg-type]
+    play_random(host, rejoined, again, random.Random(7), 6)
+
+
+def test_an_honest_guest_at_the_rate_is_never_dropped() -> None:
+    host, guest = new_pair()
+    wire = connect(host, guest)
+    for i in range(200):
+        wire.now = i / RATE
+        guest.ping()
+    assert host.limit.dropped == 0 and not guest.error

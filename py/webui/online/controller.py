@@ -230,6 +230,7 @@ class OnlineController:
         self.phase, self.host, self.set_aside = "host", host, None
         host.set_on_save(lambda doc: _store(HOST_KEY, doc))
         host.set_on_change(self._host_changed)
+        host.set_on_warn(js.console.warn)
         js.localStorage.removeItem(GUEST_KEY)
         _store(HOST_KEY, host.to_json())
         if host.has_match:

@@ -24,7 +24,7 @@ from lostcities.protocol import (
 )
 
 from webui.online.codes import normalize_code
-from webui.online.liveness import Liveness, State
+from webui.online.liveness import CLOSE_AFTER_DROPS, Liveness, RateLimit, State
 
 HOST_SEAT: Final = 0
 GUEST_SEAT: Final = 1
@@ -53,9 +53,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def refusal(code: str, message: str) -> str:
-    """The one error message sent on a connection that is refused before any protocol."""
-    error = envelope(1, "error", None)
+def refusal(code: str, message: str, seq: int = 1) -> str:
+    """The one error message sent on a connection that is refused (before any protocol, or
+    mid-match with the connection's next `seq`, when it is closed after it)."""
+    error = envelope(seq, "error", None)
     error.update(ref_seq=None, code=code, message=message)
     return encode(error)
 
@@ -80,7 +81,10 @@ class OnlineHost:
         self._local_seq = 0
         self._link: Link | None = None
         self.live = Liveness(now)
+        self.limit = RateLimit(now)
+        """The guest connection's message budget (a fresh one per connection)."""
         self._on_change: Callable[[], None] | None = None
+        self._on_warn: Callable[[str], None] | None = None
         self._on_save: Callable[[dict[str, Any]], None] | None = None
         self._greet_local()
 
@@ -138,6 +142,10 @@ class OnlineHost:
         """`callback()` runs when the guest's message or connection changes what to show."""
         self._on_change = callback
 
+    def set_on_warn(self, callback: Callable[[str], None]) -> None:
+        """`callback(text)` runs when the guest misbehaves in a way worth logging (a flood)."""
+        self._on_warn = callback
+
     def set_on_save(self, callback: Callable[[dict[str, Any]], None]) -> None:
         """`callback(doc)` runs with `to_json()` after every change of the match or the seat."""
         self._on_save = callback
@@ -174,13 +182,21 @@ class OnlineHost:
         self._link = link
         self._match.connect(GUEST_SEAT)
         self.live.opened(now)
+        self.limit = RateLimit(now)
         self._changed()
         return None
 
     def receive(self, link: Link, raw: str | bytes, now: float) -> None:
-        """A message from the guest: MatchHost validates and answers it; never raises."""
+        """A message from the guest: MatchHost validates and answers it; never raises.
+
+        Messages over the rate limit are dropped unread (no answer); a connection that keeps
+        flooding gets one error and is closed (the guest may dial again, with a fresh budget).
+        """
         if link is not self._link:
             return  # a replaced connection: ignore
+        if not self.limit.allow(now):
+            self._flooded(link)
+            return
         self.live.heard(now)
         before, greeted = self._match.state, self._match.is_greeted(GUEST_SEAT)
         out = self._match.receive(GUEST_SEAT, raw)
@@ -199,6 +215,22 @@ class OnlineHost:
             self._match.disconnect(GUEST_SEAT)
             self.live.closed()
             self._changed()
+
+    def _flooded(self, link: Link) -> None:
+        dropped = self.limit.dropped
+        if dropped == 1 and self._on_warn is not None:
+            self._on_warn(f"guest of room {self.code}: over {self.limit.rate:g} messages a"
+                          " second, dropping the excess")
+        if dropped < CLOSE_AFTER_DROPS:
+            return
+        text = (f"too many messages (over {self.limit.rate:g} a second, {dropped} dropped):"
+                " connection closed")
+        if self._on_warn is not None:
+            self._on_warn(f"guest of room {self.code}: {text}")
+        sent = self._match.snapshot()["peers"][str(GUEST_SEAT)]["last_out"]
+        link.send(refusal(FORBIDDEN, text, sent + 1))
+        link.close()
+        self.closed(link)
 
     def connection(self, now: float) -> State | None:
         """The guest's connection state, or None while no guest has ever joined."""

@@ -62,3 +62,35 @@ class Liveness:
     def state(self, now: float) -> State:
         """`connection_state` now."""
         return connection_state(self.is_open, now - self.last_heard)
+
+
+RATE: Final = 10.0
+"""Messages a second a guest may send over time (it pings every 2 s and moves by clicks)."""
+
+BURST: Final = 20
+"""Messages a guest may send at once (a reconnect's hello and the moves right after)."""
+
+CLOSE_AFTER_DROPS: Final = 40
+"""Messages dropped over the rate after which the host closes the connection (a flood)."""
+
+
+class RateLimit:
+    """A token bucket: `burst` messages at once, then `rate` a second; counts what it drops."""
+
+    def __init__(self, now: float, rate: float = RATE, burst: int = BURST) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.dropped = 0
+        """Messages refused so far on this connection."""
+        self._at = now
+
+    def allow(self, now: float) -> bool:
+        """Whether a message arriving at `now` may be handled (else it is counted as dropped)."""
+        self.tokens = min(float(self.burst), self.tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.dropped += 1
+        return False

@@ -78,7 +78,7 @@ def peer_options(config: dict[str, Any]) -> Any:
 
 
 class DataLink:
-    """A PeerJS DataConnection as the host's `Link`."""
+    """A PeerJS DataConnection as the host's `Link` (and the guest's way to send)."""
 
     def __init__(self, conn: Any, callbacks: Callbacks) -> None:
         self.conn = conn
@@ -236,7 +236,7 @@ class GuestNet:
         def opened(*_: Any) -> None:
             if conn is self._conn and not self._closed:
                 self.status = None
-                self.guest.opened(self._sender(conn), now())
+                self.guest.opened(DataLink(conn, self._callbacks).send, now())
 
         def data(payload: Any) -> None:
             if conn is self._conn and not self._closed:
@@ -249,15 +249,6 @@ class GuestNet:
         conn.on("data", cb(data))
         conn.on("close", cb(lambda *_: self._dropped(conn)))
         conn.on("error", cb(lambda *_: self._dropped(conn)))
-
-    @staticmethod
-    def _sender(conn: Any) -> Callable[[str], None]:
-        def send(text: str) -> None:
-            try:
-                conn.send(text)
-            except Exception:  # noqa: BLE001 - a dead channel: the heartbeat notices
-                pass
-        return send
 
     def _dropped(self, conn: Any) -> None:
         if conn is not self._conn or self._closed:
