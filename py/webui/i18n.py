@@ -610,6 +610,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "status.leave.yes": ("Leave", "Salir"),
     "status.stay": ("Stay", "Quedarme"),
+    "status.host.closed": (
+        "{name} closed the game, so the room is closed. The match waits: it resumes here when"
+        " they open the game again.",
+        "{name} ha cerrado el juego y la sala está cerrada. La partida espera y seguirá aquí"
+        " cuando lo vuelva a abrir.",
+    ),
+    "status.host.left": (
+        "{name} left the room for good: this match is over.",
+        "{name} ha dejado la sala para siempre: esta partida ha terminado.",
+    ),
 }
 
 RULES_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
