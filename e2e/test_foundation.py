@@ -64,6 +64,20 @@ def test_loading_state_is_painted_before_python(open_app: Callable[..., AppPage]
     assert page.evaluate("document.documentElement.dataset.ready") is None
 
 
+def test_the_opponent_choice_is_hidden_while_online_mode_is_chosen(
+    open_app: Callable[..., AppPage],
+) -> None:
+    """An online match is against the person who joins: no opponent select (CSS, so it holds
+    before Python has booted too)."""
+    page = open_app(ready=False, setup=hold_python).page
+    opponent = page.locator('[data-option="opponent"]')
+    assert opponent.is_visible()
+    page.click('[data-option="mode"][value="online"]')
+    assert opponent.is_hidden()
+    page.click('[data-option="mode"][value="local"]')
+    assert opponent.is_visible()
+
+
 @pytest.fixture
 def shell(open_app: Callable[..., AppPage]) -> AppPage:
     """The page without Python: enough for the config and PeerJS, and cheaper."""

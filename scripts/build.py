@@ -5,10 +5,11 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
     static/vendor/pyodide/    pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
                               pyodide-lock.json (npm: pyodide), and python_stdlib.zip
                               TRIMMED to what the game imports (scripts/trim_stdlib.py)
-    static/vendor/pyscript/   core.js, core.css and the chunks they import, without the
-                              plugins the page turns off ("!name" in static/pyscript.json and
-                              index.html's <mpy-config>) and what only those import, no source
-                              maps (npm: @pyscript/core, dist/)
+    static/vendor/pyscript/   core.js and the chunks it imports, without the plugins the page
+                              turns off ("!name" in static/pyscript.json and index.html's
+                              <mpy-config>) and what only those import, no source maps, no
+                              core.css (it styles PyScript's editor and terminal, unused here;
+                              one render-blocking request less) (npm: @pyscript/core, dist/)
     static/vendor/peerjs/     peerjs.min.js, the UMD bundle that defines window.Peer (npm: peerjs)
     static/vendor/qrcode/     qrcode.js, defines window.qrcode for the QR code of join links
                               (npm: qrcode-generator)
@@ -110,7 +111,7 @@ def disabled_plugins(root: Path) -> set[str]:
 
 
 def pyscript_files(dist: Path, disabled: Iterable[str] = ()) -> dict[str, Path]:
-    """PyScript's core.js, core.css and the chunks reachable from core.js, no source maps.
+    """PyScript's core.js and the chunks reachable from it, no source maps, no core.css.
 
     A chunk is reachable through static and dynamic imports, except the chunks of a disabled
     plugin (`py-editor-<hash>.js` for "py-editor", `codemirror_state-<hash>.js` for
@@ -122,7 +123,7 @@ def pyscript_files(dist: Path, disabled: Iterable[str] = ()) -> dict[str, Path]:
     dropped = re.compile(
         "^(?:" + "|".join(re.escape(name) for name in names) + r")(?:_[\w-]+)?-\w+\.js$"
     ) if names else None
-    found = {"core.js", "core.css"}
+    found = {"core.js"}
     todo = ["core.js"]
     while todo:
         text = (dist / todo.pop()).read_text(encoding="utf-8")

@@ -149,6 +149,6 @@ def test_pyscript_files_are_what_core_imports_without_disabled_plugins(tmp_path:
     for name, text in chunks.items():
         (tmp_path / name).write_text(text)
     everything = set(pyscript_files(tmp_path))
-    assert everything == set(chunks) - {"storage.js"}
+    assert everything == set(chunks) - {"storage.js", "core.css"}
     trimmed = set(pyscript_files(tmp_path, {"py-editor", "codemirror"}))
-    assert trimmed == {"core.js", "core.css", "core-AAA.js", "error-CCC.js"}
+    assert trimmed == {"core.js", "core-AAA.js", "error-CCC.js"}
