@@ -21,6 +21,8 @@ from conftest import AppPage, wait_ready
 from playwright.sync_api import Page
 
 import lostcities
+from webui.driver import LocalMatch
+from webui.session import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from leakcheck import check_guest_message  # noqa: E402 - tests/leakcheck.py, shared
@@ -37,10 +39,13 @@ RECORDER = """
   RTCPeerConnection.prototype.createDataChannel = function (...args) {
     const channel = create.apply(this, args);
     window.__lcChannels.push(channel);
-    channel.addEventListener("message", (event) => window.__lcRx.push(
-      typeof event.data === "string" ? event.data : "[binary]"));
+    channel.addEventListener("message", (event) => {
+      if (window.__lcCut) { event.stopImmediatePropagation(); return; }
+      window.__lcRx.push(typeof event.data === "string" ? event.data : "[binary]");
+    });
     const send = channel.send.bind(channel);
     channel.send = (data) => {
+      if (window.__lcCut) return;
       if (window.__lcRewrite) data = window.__lcRewrite(data);
       window.__lcTx.push(data);
       return send(data);
@@ -50,7 +55,8 @@ RECORDER = """
 })();
 """
 """Records what the guest's channel receives (__lcRx) and sends (__lcTx); window.__lcRewrite,
-when set, may change each outgoing message first."""
+when set, may change each outgoing message first; while window.__lcCut is true every channel
+goes silent both ways, as on a lost network (PeerJS sees no close and no error)."""
 
 
 def record(page: Page) -> None:
@@ -258,6 +264,90 @@ def test_guest_tab_closed_mid_match_and_reopening_resumes(online_match: Match) -
     wait_for(lambda: connection_of(host) == connection_of(reopened) == "connected",
              "both to show connected")
     play_steps(online_match, 4)
+
+
+def test_guest_network_lost_until_both_show_lost_then_back_and_the_match_resumes(
+        online_match: Match) -> None:
+    host, guest = online_match.host.page, online_match.guest.page
+    mark = play_steps(online_match, 3)
+    guest.context.set_offline(True)
+    guest.evaluate("() => { window.__lcCut = true; }")
+    started = time.monotonic()
+    wait_for(lambda: connection_of(host) == "lost", "the host to show the guest lost", 30)
+    wait_for(lambda: connection_of(guest) == "lost", "the guest to show the host lost", 30)
+    print(f"network cut -> both show lost after {time.monotonic() - started:.1f} s")
+    assert sync_of(host) == sync_of(guest) == mark
+    guest.context.set_offline(False)
+    guest.evaluate("() => { window.__lcCut = false; }")
+    started = time.monotonic()
+    wait_for(lambda: connection_of(host) == connection_of(guest) == "connected",
+             "both to show connected again")
+    print(f"network back -> both connected after {time.monotonic() - started:.1f} s")
+    assert wait_synced(host, guest) == mark
+    play_steps(online_match, 4)
+    assert not online_match.host.page_errors and not online_match.guest.page_errors
+
+
+def test_guest_page_closed_then_rejoins_by_typing_the_code(online_match: Match) -> None:
+    """The guest's page closes; on this device a pass-and-play match is then resumed first
+    (it wins over the saved seat at boot), so the guest abandons it, opens the lobby and types
+    the room code: the saved seat's token takes the seat back."""
+    host = online_match.host.page
+    mark = play_steps(online_match, 3)
+    context = online_match.guest.page.context
+    online_match.guest.page.close()
+    local = Session(LocalMatch.new(lostcities.Options(), 5, 0, ("A", "B"))).save_text()
+    reopened = context.new_page()
+    record(reopened)
+    reopened.add_init_script(
+        "if (!sessionStorage.getItem('local')) { sessionStorage.setItem('local', '1');"
+        f" localStorage.setItem('lostcities.match', {json.dumps(local)}); }}")
+    reopened.goto(online_match.host.page.url.split("?")[0])
+    wait_ready(reopened)
+    assert reopened.evaluate("() => document.body.dataset.screen") != "waiting"
+    reopened.click('[data-action="abandon"]')
+    reopened.click('[data-action="abandon-yes"]')
+    reopened.locator('[data-option="mode"][value="online"]').check()
+    reopened.click('[data-action="start"]')
+    reopened.fill('[data-field="room-code"]', f" {online_match.code[:3]}-{online_match.code[3:]}")
+    reopened.fill('[data-field="guest-name"]', "Ben")
+    reopened.click('[data-action="join-room"]')
+    online_match.guest.page = online_match.wire.page = reopened
+    assert wait_synced(host, reopened) == mark
+    wait_for(lambda: connection_of(host) == connection_of(reopened) == "connected",
+             "both to show connected")
+    play_steps(online_match, 4)
+
+
+def test_host_closed_then_back_then_gone_for_good(online_match: Match) -> None:
+    """The host's page closes: the guest is told the host closed the game (the match waits);
+    the host opens it again and the match resumes; the host leaves the room: the guest is told
+    it is over for good, and forgets its seat."""
+    host, guest = online_match.host.page, online_match.guest.page
+    mark = play_steps(online_match, 3)
+    context = host.context
+    host.close()
+    started = time.monotonic()
+    guest.wait_for_selector('[data-host-away="closed"]', timeout=STEP_TIMEOUT_MS)
+    print(f"host page closed -> guest told after {time.monotonic() - started:.1f} s")
+    assert "closed the game" in guest.inner_text(".online-status")
+    host = context.new_page()
+    host.goto(guest.url.split("?")[0])
+    wait_ready(host)
+    online_match.host.page = host
+    assert wait_synced(host, guest) == mark
+    wait_for(lambda: connection_of(host) == connection_of(guest) == "connected",
+             "both to show connected again")
+    assert guest.locator("[data-host-away]").count() == 0
+    mark = play_steps(online_match, 2)
+    host.click('.online-status [data-action="leave-room"]')
+    host.click('[role="alertdialog"] [data-action="leave-room"]')
+    guest.wait_for_selector('[data-host-away="left"]', timeout=STEP_TIMEOUT_MS)
+    assert "left the room for good" in guest.inner_text(".online-status")
+    assert guest.evaluate(f"() => localStorage.getItem('{GUEST_KEY}')") is None
+    assert sync_of(guest) == mark
+    guest.click('.online-status [data-action="leave-room"]')  # no question: it is over
+    guest.wait_for_selector('[data-screen="setup"]')
 
 
 def test_host_reload_mid_match_resumes(online_match: Match) -> None:

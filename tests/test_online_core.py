@@ -347,3 +347,23 @@ def test_an_honest_guest_at_the_rate_is_never_dropped() -> None:
         wire.now = i / RATE
         guest.ping()
     assert host.limit.dropped == 0 and not guest.error
+
+
+def test_the_guest_learns_that_the_host_closed_the_game_or_left_for_good() -> None:
+    host, guest = new_pair()
+    stranger = OnlineGuest("ABCDEF", new_token(), "Eve", 0.0)
+    stranger.host_closed()  # never joined: no room yet, not a host that went away
+    assert stranger.host_away is None
+    wire = connect(host, guest)
+    guest.closed()
+    guest.host_closed()  # the broker no longer knows the room
+    assert guest.host_away == "closed"
+    wire = connect(host, guest)  # the host's game is back: the match resumes
+    assert guest.host_away is None and guest.connection(0.0) == "connected"
+    play_random(host, guest, wire, random.Random(8), 3)
+    before = match_state(host)
+    host.leave()
+    goodbye = json.loads(wire.received[-1])
+    assert (goodbye["type"], goodbye["code"]) == ("error", "no-match")
+    assert guest.host_away == "left" and wire.closed and not guest.error
+    assert match_state(host) == before

@@ -87,3 +87,13 @@ def test_qr_svg_draws_one_square_per_dark_module_inside_a_quiet_zone() -> None:
     assert {(int(y) - QUIET_ZONE, int(x) - QUIET_ZONE) for x, y in squares} == dark
     size = len(matrix) + 2 * QUIET_ZONE
     assert f'viewBox="0 0 {size} {size}"' in svg and 'aria-label="QR code"' in svg
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_badge_says_when_the_host_is_gone(lang: str) -> None:
+    here = Tags(status_bar(lang, "lost", "Ana", "K7P2QX"))
+    assert here.find(data_connection="lost") and not here.find(data_host_away="closed")
+    for away in ("closed", "left"):
+        bar = status_bar(lang, "lost", "Ana", "K7P2QX", host_away=away)
+        assert Tags(bar).find(data_connection="lost", data_host_away=away)
+        assert t(lang, f"status.host.{away}", name="Ana") in bar

@@ -197,10 +197,17 @@ class OnlineController:
         return True
 
     def _match_on(self) -> bool:
+        if self.guest is not None and self.guest.host_away == "left":
+            return False  # the host ended it: nothing to lose by leaving
         return self.session is not None and self.session.view().get("phase") != "match-end"
 
     def leave(self) -> None:
-        """Close the room or seat and forget it (the opponent sees the connection go)."""
+        """Close the room or seat and forget it (the opponent sees the connection go; a
+        host's guest is told the host left for good)."""
+        if self.host is not None and self._host_net is not None:
+            self.host.leave()
+            self._host_net.close(delay=0.5)  # let the goodbye go out first
+            self._host_net = None
         self._hang_up()
         js.localStorage.removeItem(HOST_KEY)
         js.localStorage.removeItem(GUEST_KEY)
@@ -314,7 +321,7 @@ class OnlineController:
         guest = self.guest
         if guest is None:
             return
-        if guest.refused:
+        if guest.refused or guest.host_away == "left":
             js.localStorage.removeItem(GUEST_KEY)
         elif guest.has_match:
             if self.session is None:
@@ -331,7 +338,8 @@ class OnlineController:
             self._shown_state = state
             host_name = guest.view()["names"][1 - guest.seat]
             bar = status_bar(lang, state, host_name, guest.code, sync_mark(guest.view()),
-                             guest.error, guest.reload_needed, self.confirm_leave)
+                             guest.error, guest.reload_needed, self.confirm_leave,
+                             guest.host_away)
             return screen, bar + html
         notice = None
         if guest.refused or guest.reload_needed:

@@ -12,8 +12,8 @@ from typing import Any, Final
 
 from lostcities.errors import CorruptSave
 from lostcities.protocol import (
-    APP_VERSION, FORBIDDEN, REPLAYED, VERSION_MISMATCH, ProtocolError, encode, envelope,
-    parse_host_message,
+    APP_VERSION, FORBIDDEN, NO_MATCH, REPLAYED, VERSION_MISMATCH, ProtocolError, encode,
+    envelope, parse_host_message,
 )
 
 from webui.online.codes import normalize_code
@@ -48,6 +48,9 @@ class OnlineGuest:
         """Set when the host refused this connection (e.g. the room has another guest)."""
         self.joined = False
         """Whether the host has ever welcomed this guest (a room was found)."""
+        self.host_away: str | None = None
+        """How the host is gone: "closed" (its game is closed: the room is not on the broker;
+        it resumes if the host opens the game again) or "left" (the host left for good)."""
         self._view: View | None = None
         self._seq = 0
         self._last_in = 0
@@ -95,6 +98,7 @@ class OnlineGuest:
         self._seq = self._last_in = 0
         self._pending = None
         self._welcomed = False
+        self.host_away = None
         self.live.opened(now)
         self._next(envelope(0, "hello", None, name=self.name, app=APP_VERSION))
         self._changed()
@@ -105,6 +109,12 @@ class OnlineGuest:
         self._pending = None
         self.live.closed()
         self._changed()
+
+    def host_closed(self) -> None:
+        """The broker says the room is not there: once joined, the host's game is closed."""
+        if self.joined and self.host_away is None:
+            self.host_away = "closed"
+            self._changed()
 
     def ping(self) -> None:
         """Send a heartbeat: only once the host welcomed us on this channel (a ping before,
@@ -153,6 +163,8 @@ class OnlineGuest:
                 self.reload_needed = text
             elif message.get("code") == FORBIDDEN and ref is None and not self.joined:
                 self.refused = text
+            elif message.get("code") == NO_MATCH and ref is None and self.joined:
+                self.host_away = "left"  # the host's goodbye: the room is gone for good
             else:
                 self.error = f"The host refused: {text}"
         self._changed()

@@ -20,7 +20,7 @@ import lostcities
 from lostcities.errors import CorruptSave
 from lostcities.host import MatchHost
 from lostcities.protocol import (
-    APP_VERSION, FORBIDDEN, MAX_SEED, encode, envelope,
+    APP_VERSION, FORBIDDEN, MAX_SEED, NO_MATCH, encode, envelope,
 )
 
 from webui.online.codes import normalize_code
@@ -227,8 +227,17 @@ class OnlineHost:
                 " connection closed")
         if self._on_warn is not None:
             self._on_warn(f"guest of room {self.code}: {text}")
+        self._last_words(link, FORBIDDEN, text)
+
+    def leave(self) -> None:
+        """The host leaves the room for good: the guest is told (``no-match``) and let go."""
+        if self._link is not None:
+            self._last_words(self._link, NO_MATCH, "the host left the room: the match is over")
+
+    def _last_words(self, link: Link, code: str, text: str) -> None:
+        """One error (numbered after what this connection was sent), then close it."""
         sent = self._match.snapshot()["peers"][str(GUEST_SEAT)]["last_out"]
-        link.send(refusal(FORBIDDEN, text, sent + 1))
+        link.send(refusal(code, text, sent + 1))
         link.close()
         self.closed(link)
 

@@ -187,9 +187,13 @@ class HostNet:
         conn.on("close", cb(lambda *_: self.host and self.host.closed(link)))
         conn.on("error", cb(lambda *_: self.host and self.host.closed(link)))
 
-    def close(self) -> None:
-        """Leave the broker and drop the guest (e.g. the player leaves the room)."""
+    def close(self, delay: float = 0.0) -> None:
+        """Leave the broker and drop the guest (e.g. the player leaves the room), after
+        `delay` seconds (so that a last message just sent still goes out)."""
         self._closed = True
+        if delay:
+            self._callbacks.later(delay, self.close)
+            return
         if self._peer is not None:
             self._peer.destroy()
         self._callbacks.destroy()
@@ -242,7 +246,8 @@ class GuestNet:
             if conn is self._conn and not self._closed:
                 self.guest.receive(payload if isinstance(payload, str) else to_text(payload),
                                    now())
-                if self.guest.refused or self.guest.reload_needed:
+                guest = self.guest
+                if guest.refused or guest.reload_needed or guest.host_away == "left":
                     self._callbacks.later(0, self.close)  # no point in redialling
 
         conn.on("open", cb(opened))
@@ -283,6 +288,7 @@ class GuestNet:
         if kind == "peer-unavailable":
             if not self.guest.joined:
                 self.status = "noroom"
+            self.guest.host_closed()
             self._conn = None
             self._redial()
         elif kind in BROKER_ERRORS:

@@ -139,16 +139,18 @@ def sync_mark(view: dict[str, object]) -> str:
 
 def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str = "",
                error: str | None = None, reload: str | None = None,
-               confirm_leave: bool = False) -> str:
+               confirm_leave: bool = False, host_away: str | None = None) -> str:
     """The connection badge over the table: ``data-connection`` is the opponent's state,
-    ``data-sync`` the `sync_mark` of the view shown."""
+    ``data-sync`` the `sync_mark` of the view shown; for a guest whose host is gone,
+    ``data-host-away`` says how (``closed``: the host's game is closed, ``left``: for good)."""
     name = opponent or t(lang, "status.opponent")
     badge = attrs(class_=f"online-status {state}", data_connection=state, data_sync=sync,
-                  role="status")
+                  data_host_away=host_away, role="status")
+    key = f"status.host.{host_away}" if host_away else f"status.{state}"
     parts = [
         f'<div{badge}>'
         f'<span class="dot" aria-hidden="true"></span>'
-        f'<span class="online-state">{esc(t(lang, f"status.{state}", name=name))}</span>'
+        f'<span class="online-state">{esc(t(lang, key, name=name))}</span>'
         f'<span class="online-room">{esc(t(lang, "status.room", code=code))}</span>',
         button("leave-room", esc(t(lang, "status.leave")), css="btn small"),
         "</div>",
