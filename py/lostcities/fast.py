@@ -1,91 +1,416 @@
-"""A compact mutable match for fast playouts (DESIGN.md lesson 2).
+"""The fast mutable simulator (DESIGN.md lesson 2): ``Sim`` and ``FastMatch``.
 
-The public engine is immutable and careful about messages; random playouts (bots, benchmarks)
-need many thousands of moves a second. ``FastMatch`` keeps a whole match in plain lists and
-applies actions in place. It implements every rule and option, using the engine's own dealing,
-scoring, objective and mixup code, and ``tests/test_fast.py`` plays it against the public API
-step by step. It has no undo, no log and no messages: ``step`` trusts its action to be legal.
+The public engine is immutable and careful about messages; the bots need thousands of playouts
+per move. ``Sim`` keeps one round in plain mutable lists and applies actions in place: play,
+discard, draw, the three skills, jobs (through each player's ``ScoringRules``), objectives and
+the endgame mixup, scored with the engine's own scoring and objective registries. It trusts its
+actions to be legal and has no undo, no log and no messages. The bots build one from what they
+know (``bots.knowledge``) and play it out with their policy.
 
-An action is an int ``kind << 7 | arg``: ``PLAY``/``DISCARD`` with a card id, ``DRAW`` with a
-colour index or ``DECK``, ``RADIO``/``AIRLIFT``, ``SABOTAGE`` with a colour index, ``PICK`` with
-an index into ``JOB_IDS``, ``NEXT``. ``to_move``/``from_move`` convert to and from ``Move``.
+``FastMatch`` drives a whole match through it (the jobs phase, each round dealt from the seed
+exactly as the engine deals it, the seeded mixup, the round scores), for random playouts and
+benchmarks, and converts to and from engine states. ``tests/test_fast.py`` plays it against the
+public API move by move and checks that they never disagree.
+
+Cards are the engine's card ids. Actions are ``(kind, arg)`` pairs: ``(PLAY, card)``,
+``(DISCARD, card)``, ``(DRAW, colour index or DECK)``, ``(RADIO, 0)``, ``(AIRLIFT, 0)``,
+``(SABOTAGE, colour index)``, and for a match ``(PICK, index into JOB_IDS)``, ``(NEXT, 0)``.
 """
 
 from __future__ import annotations
 
 import random
-from bisect import insort
-from collections.abc import Callable
+from typing import Any
 
-from .cards import (
-    CARDS_PER_COLOUR, COLOURS, card_text, colours_for, full_deck, is_handshake, value_of,
-)
-from .engine import DEFAULT_NAMES
+from .cards import CARDS_PER_COLOUR, COLOURS, card_text, colours_for, full_deck, value_of
 from .dealing import deal_objectives, deal_round, draw_mixup, job_offers
+from .engine import DEFAULT_NAMES
 from .jobs import JOBS
 from .mixups import MIXUP_TRIGGER_DECK, MIXUPS
-from .moves import (
-    Airlift, Discard, Draw, Move, NextRound, PickJob, Play, Radio, Sabotage, Undo,
-)
+from .moves import Move, Undo, move_from_json
+from .objectives import OBJECTIVE_POINTS, OBJECTIVES, ObjectiveContext
 from .options import Options
-from .roundscore import score_players
-from .scoring import ScoringRules
+from .scoring import ExpeditionScore, ScoringRules, score_cards
 from .skills import SKILLS
-from .state import BASE_HAND_SIZE, PHASES, State
+from .state import BASE_HAND_SIZE, State
+
+N_CARDS = CARDS_PER_COLOUR * len(COLOURS)
+VAL: tuple[int, ...] = tuple(value_of(c) for c in range(N_CARDS))
+"""The value of each card id: 0 for a handshake, else 2-10."""
+COL: tuple[int, ...] = tuple(c // CARDS_PER_COLOUR for c in range(N_CARDS))
+"""The colour index of each card id."""
 
 PLAY, DISCARD, DRAW, RADIO, AIRLIFT, SABOTAGE, PICK, NEXT = range(8)
-DECK = 6
-"""The ``DRAW`` argument meaning the deck."""
-JOBS_PHASE, PLAY_PHASE, DRAW_PHASE, ROUND_END, MATCH_END = range(5)
+DECK = -1
+"""The draw source meaning the deck."""
+PLAY_PHASE, DRAW_PHASE = 0, 1
+
+RADIO_COST = SKILLS["radio"].cost
+AIRLIFT_COST = SKILLS["airlift"].cost
+SABOTAGE_COST = SKILLS["sabotage"].cost
+_USED_RADIO, _USED_AIRLIFT, _USED_SABOTAGE = 1, 2, 4
+USED_BITS = {"radio": _USED_RADIO, "airlift": _USED_AIRLIFT, "sabotage": _USED_SABOTAGE}
+"""The bit of ``Sim.used`` that marks each skill used this turn."""
 JOB_IDS: tuple[str, ...] = tuple(JOBS)
-_VAL = tuple(value_of(c) for c in range(CARDS_PER_COLOUR * len(COLOURS)))
-_RADIO, _AIRLIFT, _SABOTAGE = (SKILLS[s].cost for s in ("radio", "airlift", "sabotage"))
-_BASE_RULES = ScoringRules()
-_USED = {"radio": 1, "airlift": 2, "sabotage": 4}
-_SAME_HANDSHAKE = tuple(c // CARDS_PER_COLOUR + 1 if is_handshake(c) else 0 for c in range(72))
-"""For a card id: its colour index + 1 if it is a handshake, else 0."""
+
+Action = tuple[int, int]
+
+
+class Sim:
+    """One round in progress, mutable. Build it with ``Sim(...)`` (see ``knowledge.py``).
+
+    ``deck`` and each of ``piles`` have their top card last. ``exps[p][c]`` is player ``p``'s
+    expedition of colour index ``c``; ``tops[p][c]`` its highest number (0 if none).
+    ``esum`` and ``ehs`` are the sum of its numbers (a 10 as 10) and its handshakes; ``gone[c]``
+    has bit ``v`` set when the number ``v`` of colour ``c`` lies on an expedition.
+    ``base_rules`` are each player's scoring rules before any mixup. ``mixup_pool`` holds the
+    mixups that may still be drawn when the deck reaches 8 (empty when none will be).
+    """
+
+    __slots__ = (
+        "ncol", "hands", "deck", "piles", "exps", "tops", "base_rules", "objectives",
+        "charges", "discards", "skills", "to_act", "phase", "locked", "shut", "shut_next",
+        "used", "airlift", "mixup", "mixup_pool", "over", "rng", "cur_rules", "gone", "esum",
+        "ehs",
+    )
+
+    def __init__(
+        self,
+        ncol: int,
+        hands: list[list[int]],
+        deck: list[int],
+        piles: list[list[int]],
+        exps: list[list[list[int]]],
+        base_rules: tuple[ScoringRules, ScoringRules],
+        objectives: tuple[tuple[str, ...], tuple[str, ...]],
+        to_act: int,
+        rng: random.Random,
+        *,
+        phase: int = PLAY_PHASE,
+        charges: tuple[int, int] = (0, 0),
+        discards: tuple[int, int] = (0, 0),
+        skills: bool = False,
+        locked: int = -1,
+        shut: int = -1,
+        shut_next: int = -1,
+        used: int = 0,
+        airlift: bool = False,
+        mixup: str | None = None,
+        mixup_pool: tuple[str, ...] = (),
+    ) -> None:
+        self.ncol = ncol
+        self.hands = hands
+        self.deck = deck
+        self.piles = piles
+        self.exps = exps
+        self.tops = [[max((VAL[x] for x in e), default=0) for e in exps[p]] for p in (0, 1)]
+        self.esum = [[sum(VAL[x] for x in e) for e in exps[p]] for p in (0, 1)]
+        self.ehs = [[sum(1 for x in e if VAL[x] == 0) for e in exps[p]] for p in (0, 1)]
+        self.gone = [0] * ncol
+        for p in (0, 1):
+            for c, e in enumerate(exps[p]):
+                for x in e:
+                    self.gone[c] |= 1 << VAL[x]
+        self.base_rules = base_rules
+        self.objectives = objectives
+        self.charges = list(charges)
+        self.discards = list(discards)
+        self.skills = skills
+        self.to_act = to_act
+        self.phase = phase
+        self.locked = locked
+        self.shut = shut
+        self.shut_next = shut_next
+        self.used = used
+        self.airlift = airlift
+        self.mixup = mixup
+        self.mixup_pool = mixup_pool
+        self.over = False
+        self.rng = rng
+        self.cur_rules = [self._rules(0), self._rules(1)]
+
+    def copy(self, rng: random.Random | None = None) -> Sim:
+        """An independent copy (sharing only immutable parts), optionally with another rng."""
+        s = Sim.__new__(Sim)
+        s.ncol = self.ncol
+        s.hands = [self.hands[0][:], self.hands[1][:]]
+        s.deck = self.deck[:]
+        s.piles = [p[:] for p in self.piles]
+        s.exps = [[e[:] for e in self.exps[0]], [e[:] for e in self.exps[1]]]
+        s.tops = [self.tops[0][:], self.tops[1][:]]
+        s.esum = [self.esum[0][:], self.esum[1][:]]
+        s.ehs = [self.ehs[0][:], self.ehs[1][:]]
+        s.gone = self.gone[:]
+        s.base_rules = self.base_rules
+        s.objectives = self.objectives
+        s.charges = self.charges[:]
+        s.discards = self.discards[:]
+        s.skills = self.skills
+        s.to_act = self.to_act
+        s.phase = self.phase
+        s.locked = self.locked
+        s.shut = self.shut
+        s.shut_next = self.shut_next
+        s.used = self.used
+        s.airlift = self.airlift
+        s.mixup = self.mixup
+        s.mixup_pool = self.mixup_pool
+        s.over = self.over
+        s.rng = self.rng if rng is None else rng
+        s.cur_rules = self.cur_rules[:]
+        return s
+
+    # --- rules ---------------------------------------------------------------------------
+
+    @property
+    def open_piles(self) -> bool:
+        """True when the active mixup unlocks every pile."""
+        return self.mixup is not None and MIXUPS[self.mixup].open_piles
+
+    def can_play(self, p: int, card: int) -> bool:
+        """Whether player ``p`` may play ``card`` now (Airlift taken into account)."""
+        if self.airlift and p == self.to_act:
+            return True
+        v = VAL[card]
+        top = self.tops[p][COL[card]]
+        return top == 0 if v == 0 else v > top
+
+    def can_play_normally(self, p: int, card: int) -> bool:
+        """Whether player ``p`` may play ``card`` by the ascending rule (without Airlift)."""
+        v = VAL[card]
+        top = self.tops[p][COL[card]]
+        return top == 0 if v == 0 else v > top
+
+    def can_draw(self, source: int) -> bool:
+        """Whether the player to act may draw from ``source`` (a colour index or ``DECK``)."""
+        if source == DECK:
+            return bool(self.deck)
+        if not self.piles[source]:
+            return False
+        if self.mixup is not None and MIXUPS[self.mixup].open_piles:
+            return True
+        return source != self.locked and source != self.shut
+
+    def legal_actions(self) -> list[Action]:
+        """Every action of the player to act, handshakes of a colour counted once."""
+        p = self.to_act
+        out: list[Action] = []
+        if self.over:
+            return out
+        if self.phase == DRAW_PHASE:
+            out.append((DRAW, DECK))
+            out.extend((DRAW, c) for c in range(self.ncol) if self.can_draw(c))
+            return out
+        if self.skills:
+            ch = self.charges[p]
+            if ch >= RADIO_COST and not self.used & _USED_RADIO:
+                out.append((RADIO, 0))
+            if ch >= AIRLIFT_COST and not self.used & _USED_AIRLIFT:
+                out.append((AIRLIFT, 0))
+            if ch >= SABOTAGE_COST and not self.used & _USED_SABOTAGE:
+                out.extend((SABOTAGE, c) for c in range(self.ncol))
+        seen: set[int] = set()
+        for card in self.hands[p]:
+            key = card if VAL[card] else -1 - COL[card]
+            if key in seen:
+                continue
+            seen.add(key)
+            if self.can_play(p, card):
+                out.append((PLAY, card))
+            out.append((DISCARD, card))
+        return out
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action in place (legality is the caller's duty)."""
+        kind, arg = action
+        if kind == PLAY:
+            self.play(arg)
+        elif kind == DISCARD:
+            self.discard(arg)
+        elif kind == DRAW:
+            self.draw(arg)
+        elif kind == RADIO:
+            self.charges[self.to_act] -= RADIO_COST
+            self.used |= _USED_RADIO
+        elif kind == AIRLIFT:
+            self.charges[self.to_act] -= AIRLIFT_COST
+            self.used |= _USED_AIRLIFT
+            self.airlift = True
+        else:
+            self.charges[self.to_act] -= SABOTAGE_COST
+            self.used |= _USED_SABOTAGE
+            self.shut_next = arg
+
+    def play(self, card: int) -> None:
+        """The player to act plays ``card`` from hand."""
+        p = self.to_act
+        self.hands[p].remove(card)
+        c = COL[card]
+        self.exps[p][c].append(card)
+        v = VAL[card]
+        if v > self.tops[p][c]:
+            self.tops[p][c] = v
+        if v:
+            self.esum[p][c] += v
+            self.gone[c] |= 1 << v
+        else:
+            self.ehs[p][c] += 1
+        self.airlift = False
+        self.phase = DRAW_PHASE
+
+    def discard(self, card: int) -> None:
+        """The player to act discards ``card`` from hand (gaining a charge with skills)."""
+        p = self.to_act
+        self.hands[p].remove(card)
+        c = COL[card]
+        self.piles[c].append(card)
+        self.locked = c
+        self.discards[p] += 1
+        if self.skills:
+            self.charges[p] += 1
+        self.airlift = False
+        self.phase = DRAW_PHASE
+
+    def draw(self, source: int) -> None:
+        """The player to act draws from ``source`` and the turn passes (or the round ends)."""
+        p = self.to_act
+        if source == DECK:
+            self.hands[p].append(self.deck.pop())
+            n = len(self.deck)
+            if n == 0:
+                self.over = True
+            elif n == MIXUP_TRIGGER_DECK and self.mixup_pool and self.mixup is None:
+                pool = self.mixup_pool
+                self.set_mixup(pool[self.rng.randrange(len(pool))])
+        else:
+            self.hands[p].append(self.piles[source].pop())
+        self.to_act = 1 - p
+        self.phase = PLAY_PHASE
+        self.locked = -1
+        self.shut = self.shut_next
+        self.shut_next = -1
+        self.used = 0
+        self.airlift = False
+
+    # --- scoring -------------------------------------------------------------------------
+
+    def set_mixup(self, mixup: str) -> None:
+        """Turn the mixup ``mixup`` face up (no other can be drawn this round)."""
+        self.mixup = mixup
+        self.mixup_pool = ()
+        self.cur_rules = [self._rules(0), self._rules(1)]
+
+    def _rules(self, p: int) -> ScoringRules:
+        rules = self.base_rules[p]
+        if self.mixup is not None:
+            rules = MIXUPS[self.mixup].adjust(rules)
+        return rules
+
+    def rules(self, p: int) -> ScoringRules:
+        """Player ``p``'s scoring rules now (their job, then the active mixup)."""
+        return self.cur_rules[p]
+
+    def expedition_scores(self, p: int) -> tuple[ExpeditionScore, ...]:
+        """Player ``p``'s expedition breakdowns as they stand."""
+        rules = self.rules(p)
+        return tuple(score_cards(e, rules) for e in self.exps[p])
+
+    def round_scores(self) -> tuple[int, int]:
+        """Both players' round scores as things stand: expeditions plus achieved objectives."""
+        scores = (self.expedition_scores(0), self.expedition_scores(1))
+        out = [sum(s.score for s in scores[0]), sum(s.score for s in scores[1])]
+        for p in (0, 1):
+            if not self.objectives[p]:
+                continue
+            ctx = ObjectiveContext(
+                expeditions=tuple(tuple(e) for e in self.exps[p]),
+                scores=scores[p],
+                opponent_scores=scores[1 - p],
+                discards=self.discards[p],
+            )
+            out[p] += sum(
+                OBJECTIVE_POINTS for o in self.objectives[p] if OBJECTIVES[o].achieved(ctx)
+            )
+        return out[0], out[1]
+
+
+
+def action_json(action: Action) -> dict[str, str]:
+    """The canonical move JSON of an action."""
+    kind, arg = action
+    if kind == PLAY:
+        return {"type": "play", "card": card_text(arg)}
+    if kind == DISCARD:
+        return {"type": "discard", "card": card_text(arg)}
+    if kind == DRAW:
+        return {"type": "draw", "source": "deck" if arg == DECK else COLOURS[arg]}
+    if kind == SABOTAGE:
+        return {"type": "sabotage", "colour": COLOURS[arg]}
+    if kind == PICK:
+        return {"type": "pick-job", "job": JOB_IDS[arg]}
+    return {"type": ("radio", "airlift", "next-round")[(RADIO, AIRLIFT, NEXT).index(kind)]}
+
+
+def to_move(action: Action) -> Move:
+    """The engine move of an action."""
+    return move_from_json(action_json(action))
+
+
+def _rules_of(job: str | None) -> ScoringRules:
+    return JOBS[job].adjust(ScoringRules()) if job else ScoringRules()
+
+
+def _colour_or_none(index: int) -> str | None:
+    return None if index < 0 else COLOURS[index]
+
+
+def round_sim(state: State, rng: random.Random | None = None) -> Sim:
+    """A ``Sim`` holding exactly the round of ``state`` (hidden cards included), in phase play
+    or draw or just finished. Its mixup, if any is due, is left to the caller (``mixup_pool``
+    empty)."""
+    colours = state.colours
+    to_act = 0 if state.to_act is None else state.to_act
+    shut = [-1 if c is None else colours.index(c) for c in state.shut_piles]
+    sim = Sim(
+        len(colours), [list(state.hands[0]), list(state.hands[1])], list(state.deck),
+        [list(p) for p in state.discards],
+        [[list(e) for e in state.expeditions[p]] for p in (0, 1)],
+        (_rules_of(state.jobs[0]), _rules_of(state.jobs[1])), state.objectives, to_act,
+        rng or random.Random(0),
+        phase=DRAW_PHASE if state.phase == "draw" else PLAY_PHASE,
+        charges=state.charges, discards=state.discard_counts, skills=state.options.skills,
+        locked=colours.index(state.discarded_onto) if state.discarded_onto else -1,
+        shut=shut[to_act], shut_next=shut[1 - to_act],
+        used=sum(USED_BITS[s] for s in state.skills_used), airlift=state.airlift_active,
+        mixup=state.mixup,
+    )
+    sim.over = state.phase in ("round-end", "match-end")
+    return sim
 
 
 class FastMatch:
-    """A mutable match. Build one with ``FastMatch.from_state`` or ``FastMatch.new``."""
+    """A whole match, mutable, with its round in progress in a ``Sim``. Build one with
+    ``FastMatch.new`` or ``FastMatch.from_state``."""
 
-    __slots__ = (
-        "options", "seed", "first_player", "n", "round", "phase", "to_act", "hands", "deck",
-        "piles", "exps", "high", "charges", "dcount", "used", "airlift", "locked", "shut",
-        "offers", "jobs", "job_rules", "hand_size", "objectives", "mixup",
-        "open_piles", "round_scores", "names",
-    )
+    __slots__ = ("options", "seed", "first_player", "names", "round", "phase", "picker",
+                 "offers", "jobs", "round_scores", "sim")
 
-    def __init__(self, options: Options, seed: int, first_player: int) -> None:
-        self.names = DEFAULT_NAMES
+    def __init__(self, options: Options, seed: int, first_player: int,
+                 names: tuple[str, str] = DEFAULT_NAMES) -> None:
         self.options = options
         self.seed = seed
         self.first_player = first_player
-        self.n = len(colours_for(options.sixth_colour))
+        self.names = names
         self.round = 1
-        self.phase = JOBS_PHASE
-        self.to_act = 0
-        self.hands: list[list[int]] = [[], []]
-        self.deck: list[int] = []
-        self.piles: list[list[int]] = [[] for _ in range(self.n)]
-        self.exps: list[list[list[int]]] = [[[] for _ in range(self.n)] for _ in range(2)]
-        self.high: list[list[int]] = [[0] * self.n, [0] * self.n]
-        self.charges = [0, 0]
-        self.dcount = [0, 0]
-        self.used = 0
-        self.airlift = False
-        self.locked = -1
-        self.shut = [-1, -1]
+        self.phase = "jobs"
+        """The engine's phase name."""
+        self.picker = 0
+        """The player to pick a job (phase ``jobs``)."""
         self.offers: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
         self.jobs: list[str | None] = [None, None]
-        self.job_rules = [_BASE_RULES, _BASE_RULES]
-        self.hand_size = [BASE_HAND_SIZE, BASE_HAND_SIZE]
-        self.objectives: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-        self.mixup: str | None = None
-        self.open_piles = False
         self.round_scores: list[tuple[int, int]] = []
-
-    # ------------------------------------------------------------ building
+        self.sim: Sim | None = None
+        """The round being played or just scored (``None`` before the first deal)."""
 
     @classmethod
     def new(cls, options: Options, seed: int, first_player: int = 0) -> FastMatch:
@@ -93,7 +418,6 @@ class FastMatch:
         m = cls(options, seed, first_player)
         if options.jobs:
             m.offers = job_offers(seed)
-            m.deck = list(full_deck(options.sixth_colour))
         else:
             m._deal()
         return m
@@ -101,493 +425,128 @@ class FastMatch:
     @classmethod
     def from_state(cls, state: State) -> FastMatch:
         """A mutable copy of an engine state (its log and undo snapshot are left behind)."""
-        m = cls(state.options, state.seed, state.first_player)
-        m.names = state.names
+        m = cls(state.options, state.seed, state.first_player, state.names)
         m.round = state.round
-        m.phase = PHASES.index(state.phase)
-        m.to_act = -1 if state.to_act is None else state.to_act
-        m.hands = [list(h) for h in state.hands]
-        m.deck = list(state.deck)
-        m.piles = [list(p) for p in state.discards]
-        m.exps = [[list(e) for e in exps] for exps in state.expeditions]
-        m.high = [[max((_VAL[c] for c in e), default=0) for e in exps] for exps in m.exps]
-        m.charges = list(state.charges)
-        m.dcount = list(state.discard_counts)
-        m.used = sum(_USED[s] for s in state.skills_used)
-        m.airlift = state.airlift_active
-        m.locked = -1 if state.discarded_onto is None else COLOURS.index(state.discarded_onto)
-        m.shut = [-1 if c is None else COLOURS.index(c) for c in state.shut_piles]
+        m.phase = state.phase
+        m.picker = state.to_act if state.phase == "jobs" and state.to_act is not None else 0
         m.offers = state.job_offers
         m.jobs = list(state.jobs)
-        m._set_jobs()
-        m.objectives = state.objectives
-        m.mixup = state.mixup
-        m.open_piles = bool(state.mixup) and MIXUPS[state.mixup or ""].open_piles
         m.round_scores = list(state.round_scores)
+        if state.phase != "jobs":
+            m.sim = round_sim(state)
         return m
-
-    def copy(self) -> FastMatch:
-        """An independent copy."""
-        m = FastMatch.__new__(FastMatch)
-        for name in self.__slots__:
-            setattr(m, name, getattr(self, name))
-        m.hands = [self.hands[0][:], self.hands[1][:]]
-        m.deck = self.deck[:]
-        m.piles = [p[:] for p in self.piles]
-        m.exps = [[e[:] for e in exps] for exps in self.exps]
-        m.high = [self.high[0][:], self.high[1][:]]
-        m.charges = self.charges[:]
-        m.shut = self.shut[:]
-        m.dcount = self.dcount[:]
-        m.jobs = self.jobs[:]
-        m.job_rules = self.job_rules[:]
-        m.hand_size = self.hand_size[:]
-        m.round_scores = self.round_scores[:]
-        return m
-
-    def _set_jobs(self) -> None:
-        for p in (0, 1):
-            job = self.jobs[p]
-            self.job_rules[p] = JOBS[job].adjust(_BASE_RULES) if job else _BASE_RULES
-            self.hand_size[p] = JOBS[job].hand_size if job else BASE_HAND_SIZE
 
     def _deal(self) -> None:
         starter = self.first_player if self.round % 2 == 1 else 1 - self.first_player
-        h0, h1, self.deck = deal_round(self.seed, self.round, self.options.sixth_colour,
-                                       starter, (self.hand_size[0], self.hand_size[1]))
-        n = self.n
-        self.hands = [h0, h1]
-        self.piles = [[] for _ in range(n)]
-        self.exps = [[[] for _ in range(n)] for _ in range(2)]
-        self.high = [[0] * n, [0] * n]
-        self.charges = [0, 0]
-        self.dcount = [0, 0]
-        self.used = 0
-        self.airlift = False
-        self.locked = -1
-        self.shut = [-1, -1]
-        self.objectives = deal_objectives(self.seed, self.round) if self.options.objectives \
+        sizes = [JOBS[j].hand_size if j else BASE_HAND_SIZE for j in self.jobs]
+        h0, h1, deck = deal_round(self.seed, self.round, self.options.sixth_colour, starter,
+                                  (sizes[0], sizes[1]))
+        n = len(colours_for(self.options.sixth_colour))
+        objectives = deal_objectives(self.seed, self.round) if self.options.objectives \
             else ((), ())
-        self.mixup = None
-        self.open_piles = False
-        self.phase = PLAY_PHASE
-        self.to_act = starter
+        self.sim = Sim(n, [h0, h1], deck, [[] for _ in range(n)],
+                       [[[] for _ in range(n)] for _ in range(2)],
+                       (_rules_of(self.jobs[0]), _rules_of(self.jobs[1])), objectives, starter,
+                       random.Random(0), skills=self.options.skills)
+        self.phase = "play"
 
-    # ------------------------------------------------------------ the rules
-
-    def rules_for(self, player: int) -> ScoringRules:
-        """The player's scoring rules now (job, then mixup)."""
-        rules = self.job_rules[player]
-        return MIXUPS[self.mixup].adjust(rules) if self.mixup else rules
-
-    def can_play(self, card: int) -> bool:
-        """True if the player to act may play ``card`` (held) now."""
-        high = self.high[self.to_act][card // CARDS_PER_COLOUR]
-        v = _VAL[card]
-        return self.airlift or (v > high if v else high == 0)
-
-    def can_draw(self, colour: int) -> bool:
-        """True if the player to act may draw from the pile of ``colour`` now."""
-        if not self.piles[colour]:
-            return False
-        if self.open_piles:
-            return True
-        return colour != self.locked and colour != self.shut[self.to_act]
-
-    def skill_actions(self) -> list[int]:
-        """The skill actions the player to act may take now."""
-        if not self.options.skills or self.phase != PLAY_PHASE:
-            return []
-        have, used, out = self.charges[self.to_act], self.used, []
-        if have >= _RADIO and not used & 1:
-            out.append(RADIO << 7)
-        if have >= _AIRLIFT and not used & 2:
-            out.append(AIRLIFT << 7)
-        if have >= _SABOTAGE and not used & 4:
-            out.extend(SABOTAGE << 7 | c for c in range(self.n))
-        return out
-
-    def legal_actions(self) -> list[int]:
-        """Every legal action, in the order of the engine's ``legal_moves`` (without Undo)."""
-        phase = self.phase
-        if phase == PLAY_PHASE:
-            out = self.skill_actions()
-            prev = -1
-            for card in self.hands[self.to_act]:
-                if is_handshake(card) and prev >= 0 and is_handshake(prev) and (
-                        prev // CARDS_PER_COLOUR == card // CARDS_PER_COLOUR):
-                    continue
-                prev = card
-                if self.can_play(card):
-                    out.append(PLAY << 7 | card)
-                out.append(DISCARD << 7 | card)
-            return out
-        if phase == DRAW_PHASE:
-            return [DRAW << 7 | DECK] + [DRAW << 7 | c for c in range(self.n) if self.can_draw(c)]
-        if phase == JOBS_PHASE:
-            return [PICK << 7 | JOB_IDS.index(j) for j in self.offers[self.to_act]]
-        return [NEXT << 7] if phase == ROUND_END else []
-
-    def step(self, action: int) -> None:
-        """Apply a legal action in place (not checked)."""
-        kind, arg = action >> 7, action & 127
-        p = self.to_act
-        if kind == DRAW:
-            card = self.deck.pop() if arg == DECK else self.piles[arg].pop()
-            insort(self.hands[p], card)
-            self.shut[p] = -1
-            self.used = 0
-            self.locked = -1
-            self.to_act = 1 - p
-            self.phase = PLAY_PHASE
-            deck = self.deck
-            if not deck:
-                self._end_round()
-            elif len(deck) == MIXUP_TRIGGER_DECK and self.mixup is None and \
-                    self.options.mixups and self.round == self.options.rounds:
-                self.mixup = draw_mixup(self.seed, self.round)
-                self.open_piles = MIXUPS[self.mixup].open_piles
-        elif kind == PLAY:
-            self.hands[p].remove(arg)
-            colour = arg // CARDS_PER_COLOUR
-            self.exps[p][colour].append(arg)
-            v = _VAL[arg]
-            if v > self.high[p][colour]:
-                self.high[p][colour] = v
-            self.airlift = False
-            self.phase = DRAW_PHASE
-        elif kind == DISCARD:
-            self.hands[p].remove(arg)
-            colour = arg // CARDS_PER_COLOUR
-            self.piles[colour].append(arg)
-            if self.options.skills:
-                self.charges[p] += 1
-            self.dcount[p] += 1
-            self.airlift = False
-            self.locked = colour
-            self.phase = DRAW_PHASE
-        elif kind == RADIO:
-            self.charges[p] -= _RADIO
-            self.used |= 1
-        elif kind == AIRLIFT:
-            self.charges[p] -= _AIRLIFT
-            self.used |= 2
-            self.airlift = True
-        elif kind == SABOTAGE:
-            self.charges[p] -= _SABOTAGE
-            self.used |= 4
-            self.shut[1 - p] = arg
-        elif kind == PICK:
-            self.jobs[p] = JOB_IDS[arg]
-            if p == 0:
-                self.to_act = 1
-            else:
-                self._set_jobs()
-                self._deal()
-        elif kind == NEXT:
-            self.round += 1
-            self._deal()
-
-    def _end_round(self) -> None:
-        if self.options.objectives:
-            s0, s1 = score_players(colours_for(self.options.sixth_colour), self.exps,
-                                   (self.rules_for(0), self.rules_for(1)), self.objectives,
-                                   self.dcount)
-            self.round_scores.append((s0.total, s1.total))
-        else:
-            self.round_scores.append((_total(self.exps[0], self.rules_for(0)),
-                                      _total(self.exps[1], self.rules_for(1))))
-        self.phase = MATCH_END if self.round == self.options.rounds else ROUND_END
-        self.to_act = -1
-        self.shut = [-1, -1]
-
-    # ------------------------------------------------------------ playouts
-
-    def playout(self, rng: random.Random) -> None:
-        """Play to the end of the match, each time choosing uniformly at random among the
-        legal actions (as ``rng.choice(legal_actions())`` would, but much faster)."""
-        rand = rng.random
-        while self.phase != MATCH_END:
-            if self.phase == PLAY_PHASE and not self.options.skills:
-                self._random_round(rand)
-            elif self.phase == PLAY_PHASE:
-                self._random_round_with_skills(rand)
-            else:
-                self.step(self.random_action(rand))
-
-    def random_action(self, rand: Callable[[], float]) -> int:
-        """A uniformly random legal action, drawing from ``rand`` (e.g. ``rng.random``)
-        exactly as ``playout`` does. ``ValueError`` at match end."""
-        if self.phase == PLAY_PHASE:
-            return self._random_play(rand)
-        if self.phase == DRAW_PHASE:
-            return self._random_draw(rand)
-        actions = self.legal_actions()
-        if not actions:
-            raise ValueError("the match is over")
-        return actions[int(rand() * len(actions))]
-
-    def _random_play(self, rand: Callable[[], float]) -> int:
-        """A uniformly random legal action of the play phase (by rejection sampling)."""
-        hand = self.hands[self.to_act]
-        size = len(hand)
-        skills = self.skill_actions()
-        total = 2 * size + len(skills)
-        while True:
-            r = int(rand() * total)
-            if r >= 2 * size:
-                return skills[r - 2 * size]
-            i = r % size
-            card = hand[i]
-            if i and _VAL[card] == 0 and _SAME_HANDSHAKE[hand[i - 1]] == card // 12 + 1:
-                continue  # the same move as for the previous handshake
-            if r < size:
-                return DISCARD << 7 | card
-            if self.can_play(card):
-                return PLAY << 7 | card
-
-    def _random_draw(self, rand: Callable[[], float]) -> int:
-        """A uniformly random legal draw: the deck or one of the non-empty piles, by rejection
-        of a pile that is locked or shut."""
-        filled = [c for c in range(self.n) if self.piles[c]]
-        k = len(filled)
-        while True:
-            r = int(rand() * (k + 1))
-            if r == k:
-                return DRAW << 7 | DECK
-            if self.can_draw(filled[r]):
-                return DRAW << 7 | filled[r]
-
-    def _random_round(self, rand: Callable[[], float]) -> None:
-        """Random turns (play or discard, then draw) to the end of the round, without skills:
-        the playout's hot loop, with ``step``'s effects inlined."""
-        hands, piles, exps, high, deck, dcount = (
-            self.hands, self.piles, self.exps, self.high, self.deck, self.dcount)
-        value, same_handshake, put = _VAL, _SAME_HANDSHAKE, insort
-        filled = [c for c in range(self.n) if piles[c]]
-        p = self.to_act
-        trigger = MIXUP_TRIGGER_DECK if (
-            self.options.mixups and self.round == self.options.rounds and self.mixup is None
-        ) else -1
-        while True:
-            hand = hands[p]
-            hi = high[p]
-            size = len(hand)
-            twice = 2 * size
-            while True:
-                r = int(rand() * twice)
-                i = r % size
-                card = hand[i]
-                v = value[card]
-                colour = card // 12
-                if i and v == 0 and same_handshake[hand[i - 1]] == colour + 1:
-                    continue
-                if r < size:
-                    del hand[i]
-                    pile = piles[colour]
-                    if not pile:
-                        put(filled, colour)
-                    pile.append(card)
-                    dcount[p] += 1
-                    locked = colour
-                    break
-                if (v > hi[colour]) if v else hi[colour] == 0:
-                    del hand[i]
-                    exps[p][colour].append(card)
-                    if v:
-                        hi[colour] = v
-                    locked = -1
-                    break
-            open_piles = self.open_piles
-            k = len(filled)
-            while True:
-                r = int(rand() * (k + 1))
-                if r == k:
-                    put(hand, deck.pop())
-                    break
-                colour = filled[r]
-                if colour != locked or open_piles:
-                    pile = piles[colour]
-                    put(hand, pile.pop())
-                    if not pile:
-                        del filled[r]
-                    break
-            p = 1 - p
-            if not deck:
-                self.to_act = p
-                self.phase = PLAY_PHASE
-                self._end_round()
-                return
-            if len(deck) == trigger:
-                trigger = -1
-                self.mixup = draw_mixup(self.seed, self.round)
-                self.open_piles = MIXUPS[self.mixup].open_piles
-
-    def _random_round_with_skills(self, rand: Callable[[], float]) -> None:
-        """``_random_round`` with the three skills among the choices of the play phase
-        (consuming ``rand`` exactly as ``_random_play`` and ``_random_draw`` do)."""
-        hands, piles, exps, high, deck, dcount, charges = (
-            self.hands, self.piles, self.exps, self.high, self.deck, self.dcount, self.charges)
-        value, same_handshake, put = _VAL, _SAME_HANDSHAKE, insort
-        n = self.n
-        sabotages = [SABOTAGE << 7 | c for c in range(n)]
-        filled = [c for c in range(n) if piles[c]]
-        p = self.to_act
-        used, airlift = self.used, self.airlift
-        shut = self.shut
-        trigger = MIXUP_TRIGGER_DECK if (
-            self.options.mixups and self.round == self.options.rounds and self.mixup is None
-        ) else -1
-        while True:
-            hand = hands[p]
-            hi = high[p]
-            size = len(hand)
-            twice = 2 * size
-            while True:
-                have = charges[p]
-                skills: list[int] = []
-                if have >= _RADIO and not used & 1:
-                    skills.append(RADIO << 7)
-                if have >= _AIRLIFT and not used & 2:
-                    skills.append(AIRLIFT << 7)
-                if have >= _SABOTAGE and not used & 4:
-                    skills += sabotages
-                r = int(rand() * (twice + len(skills)))
-                if r >= twice:
-                    action = skills[r - twice]
-                    kind = action >> 7
-                    if kind == RADIO:
-                        charges[p] -= _RADIO
-                        used |= 1
-                    elif kind == AIRLIFT:
-                        charges[p] -= _AIRLIFT
-                        used |= 2
-                        airlift = True
-                    else:
-                        charges[p] -= _SABOTAGE
-                        used |= 4
-                        shut[1 - p] = action & 127
-                    continue
-                i = r % size
-                card = hand[i]
-                v = value[card]
-                colour = card // 12
-                if i and v == 0 and same_handshake[hand[i - 1]] == colour + 1:
-                    continue
-                if r < size:
-                    del hand[i]
-                    pile = piles[colour]
-                    if not pile:
-                        put(filled, colour)
-                    pile.append(card)
-                    dcount[p] += 1
-                    charges[p] += 1
-                    locked = colour
-                    break
-                if airlift or ((v > hi[colour]) if v else hi[colour] == 0):
-                    del hand[i]
-                    exps[p][colour].append(card)
-                    if v > hi[colour]:
-                        hi[colour] = v
-                    locked = -1
-                    break
-            airlift = False
-            open_piles = self.open_piles
-            k = len(filled)
-            while True:
-                r = int(rand() * (k + 1))
-                if r == k:
-                    put(hand, deck.pop())
-                    break
-                colour = filled[r]
-                if open_piles or (colour != locked and colour != shut[p]):
-                    pile = piles[colour]
-                    put(hand, pile.pop())
-                    if not pile:
-                        del filled[r]
-                    break
-            shut[p] = -1
-            used = 0
-            p = 1 - p
-            if not deck:
-                self.to_act = p
-                self.phase = PLAY_PHASE
-                self.used, self.airlift, self.locked = 0, False, -1
-                self._end_round()
-                return
-            if len(deck) == trigger:
-                trigger = -1
-                self.mixup = draw_mixup(self.seed, self.round)
-                self.open_piles = MIXUPS[self.mixup].open_piles
-
-    # ------------------------------------------------------------ results
-
-    def to_state(self) -> State:
-        """The engine state of this position (with an empty log and no undo)."""
-        return State(
-            options=self.options, seed=self.seed, names=self.names,
-            first_player=self.first_player, round=self.round, phase=PHASES[self.phase],
-            to_act=None if self.to_act < 0 else self.to_act,
-            hands=(tuple(self.hands[0]), tuple(self.hands[1])), deck=tuple(self.deck),
-            discards=tuple(tuple(p) for p in self.piles),
-            expeditions=(tuple(tuple(e) for e in self.exps[0]),
-                         tuple(tuple(e) for e in self.exps[1])),
-            round_scores=tuple((a, b) for a, b in self.round_scores),
-            charges=(self.charges[0], self.charges[1]),
-            discard_counts=(self.dcount[0], self.dcount[1]),
-            skills_used=tuple(s for s, bit in _USED.items() if self.used & bit),
-            airlift_active=self.airlift,
-            discarded_onto=None if self.locked < 0 or self.phase != DRAW_PHASE
-            else COLOURS[self.locked],
-            shut_piles=(None if self.shut[0] < 0 else COLOURS[self.shut[0]],
-                        None if self.shut[1] < 0 else COLOURS[self.shut[1]]),
-            job_offers=self.offers, jobs=(self.jobs[0], self.jobs[1]),
-            objectives=self.objectives, mixup=self.mixup,
-        )
+    @property
+    def to_act(self) -> int | None:
+        """The player to act, or ``None`` between rounds and at match end."""
+        if self.phase == "jobs":
+            return self.picker
+        return self.sim.to_act if self.sim is not None and not self.sim.over else None
 
     @property
     def totals(self) -> tuple[int, int]:
         """Match totals over the completed rounds."""
         return (sum(r[0] for r in self.round_scores), sum(r[1] for r in self.round_scores))
 
+    def legal_actions(self) -> list[Action]:
+        """Every legal action, in the order of the engine's ``legal_moves`` (without Undo)."""
+        if self.phase == "jobs":
+            return [(PICK, JOB_IDS.index(j)) for j in self.offers[self.picker]]
+        if self.phase == "round-end":
+            return [(NEXT, 0)]
+        sim = self.sim
+        if sim is None or sim.over:
+            return []
+        sim.hands[sim.to_act].sort()  # the engine lists a hand's moves in sorted order
+        return sim.legal_actions()
+
+    def step(self, action: Action) -> None:
+        """Apply a legal action in place (not checked)."""
+        kind, arg = action
+        if kind == PICK:
+            self.jobs[self.picker] = JOB_IDS[arg]
+            if self.picker == 0:
+                self.picker = 1
+            else:
+                self._deal()
+            return
+        if kind == NEXT:
+            self.round += 1
+            self._deal()
+            return
+        sim = self.sim
+        assert sim is not None
+        sim.apply(action)
+        if sim.over:
+            self.round_scores.append(sim.round_scores())
+            self.phase = "match-end" if self.round == self.options.rounds else "round-end"
+            return
+        if kind == DRAW and len(sim.deck) == MIXUP_TRIGGER_DECK and sim.mixup is None \
+                and self.options.mixups and self.round == self.options.rounds:
+            sim.set_mixup(draw_mixup(self.seed, self.round))
+        self.phase = "play" if sim.phase == PLAY_PHASE else "draw"
+
+    def playout(self, rng: random.Random) -> None:
+        """Play to the end of the match, each action chosen uniformly at random among the
+        legal ones."""
+        while self.phase != "match-end":
+            self.step(rng.choice(self.legal_actions()))
+
+    def _shut_piles(self) -> tuple[str | None, str | None]:
+        sim = self.sim
+        if sim is None or sim.over:
+            return (None, None)
+        now, later = _colour_or_none(sim.shut), _colour_or_none(sim.shut_next)
+        return (now, later) if sim.to_act == 0 else (later, now)
+
+    def to_state(self) -> State:
+        """The engine state of this position (with an empty log and no undo)."""
+        sim = self.sim
+        n = len(colours_for(self.options.sixth_colour))
+        fields: dict[str, Any] = {}
+        if sim is None:
+            fields.update(hands=((), ()), deck=full_deck(self.options.sixth_colour),
+                          discards=((),) * n, expeditions=(((),) * n, ((),) * n))
+        else:
+            fields.update(
+                hands=(tuple(sorted(sim.hands[0])), tuple(sorted(sim.hands[1]))),
+                deck=tuple(sim.deck), discards=tuple(tuple(p) for p in sim.piles),
+                expeditions=(tuple(tuple(e) for e in sim.exps[0]),
+                             tuple(tuple(e) for e in sim.exps[1])),
+                charges=(sim.charges[0], sim.charges[1]),
+                discard_counts=(sim.discards[0], sim.discards[1]),
+                skills_used=tuple(s for s, bit in USED_BITS.items() if sim.used & bit),
+                airlift_active=sim.airlift, discarded_onto=_colour_or_none(sim.locked),
+                shut_piles=self._shut_piles(), objectives=sim.objectives, mixup=sim.mixup,
+            )
+        return State(
+            options=self.options, seed=self.seed, names=self.names,
+            first_player=self.first_player, round=self.round, phase=self.phase,
+            to_act=self.to_act, round_scores=tuple(self.round_scores),
+            job_offers=self.offers, jobs=(self.jobs[0], self.jobs[1]), **fields,
+        )
+
     def summary(self) -> dict[str, object]:
         """The public parts of the position as plain data (for comparing with the engine)."""
-        return {
-            "round": self.round, "phase": PHASES[self.phase],
-            "to_act": None if self.to_act < 0 else self.to_act,
-            "hands": [[card_text(c) for c in h] for h in self.hands],
-            "deck": [card_text(c) for c in self.deck],
-            "discards": [[card_text(c) for c in p] for p in self.piles],
-            "expeditions": [[[card_text(c) for c in e] for e in exps] for exps in self.exps],
-            "charges": list(self.charges), "discard_counts": list(self.dcount),
-            "jobs": list(self.jobs), "objectives": [list(o) for o in self.objectives],
-            "mixup": self.mixup, "round_scores": [list(r) for r in self.round_scores],
-            "shut_piles": [None if c < 0 else COLOURS[c] for c in self.shut],
-        }
-
-
-def _total(expeditions: list[list[int]], rules: ScoringRules) -> int:
-    """The sum of a player's expedition scores (``score_values`` without the breakdowns)."""
-    total = 0
-    ten, cost, bonus_cards = rules.ten_value, rules.cost, rules.bonus_cards
-    for e in expeditions:
-        if not e:
-            continue
-        handshakes = points = 0
-        for card in e:
-            v = _VAL[card]
-            if v == 0:
-                handshakes += 1
-            else:
-                points += ten if v == 10 else v
-        base = points - cost
-        multiplier = 1 if base < 0 and not rules.loss_multiplied else 1 + handshakes
-        total += base * multiplier + (rules.bonus if len(e) >= bonus_cards else 0)
-    return total
+        return summary_of(self.to_state())
 
 
 def summary_of(state: State) -> dict[str, object]:
-    """``FastMatch.summary`` computed from an engine state."""
+    """The parts of an engine state that ``FastMatch`` keeps, as plain data."""
     return {
         "round": state.round, "phase": state.phase, "to_act": state.to_act,
         "hands": [[card_text(c) for c in h] for h in state.hands],
@@ -595,30 +554,15 @@ def summary_of(state: State) -> dict[str, object]:
         "discards": [[card_text(c) for c in p] for p in state.discards],
         "expeditions": [[[card_text(c) for c in e] for e in exps] for exps in state.expeditions],
         "charges": list(state.charges), "discard_counts": list(state.discard_counts),
+        "skills_used": sorted(state.skills_used), "airlift": state.airlift_active,
+        "locked": state.discarded_onto, "shut_piles": list(state.shut_piles),
         "jobs": list(state.jobs), "objectives": [list(o) for o in state.objectives],
         "mixup": state.mixup, "round_scores": [list(r) for r in state.round_scores],
-        "shut_piles": list(state.shut_piles),
     }
 
 
-def to_move(action: int) -> Move:
-    """The engine move for a fast action."""
-    kind, arg = action >> 7, action & 127
-    if kind == PLAY:
-        return Play(card_text(arg))
-    if kind == DISCARD:
-        return Discard(card_text(arg))
-    if kind == DRAW:
-        return Draw("deck" if arg == DECK else COLOURS[arg])
-    if kind == SABOTAGE:
-        return Sabotage(COLOURS[arg])
-    if kind == PICK:
-        return PickJob(JOB_IDS[arg])
-    return (Radio(), Airlift(), NextRound())[(RADIO, AIRLIFT, NEXT).index(kind)]
-
-
-def from_move(match: FastMatch, move: Move) -> int:
-    """The fast action for a legal engine move in ``match`` (``ValueError`` if none)."""
+def from_move(match: FastMatch, move: Move) -> Action:
+    """The action for a legal engine move in ``match`` (``ValueError`` if none)."""
     for action in match.legal_actions():
         if to_move(action) == move:
             return action

@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .scoring import ScoringRules
-
-
-def _same(rules: ScoringRules) -> ScoringRules:
-    return rules
+from .scoring import RuleChange
 
 
 @dataclass(frozen=True)
-class Job:
+class Job(RuleChange):
     """A job: how it changes its owner's scoring rules, hand size and deck sight."""
 
-    id: str
-    name: str
-    effect: str
-    adjust: Callable[[ScoringRules], ScoringRules] = _same
     hand_size: int = 8
     sees_deck_top: bool = False
 

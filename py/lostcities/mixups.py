@@ -6,24 +6,15 @@ No mixup forbids a move that would otherwise be legal.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .scoring import ScoringRules
-
-
-def _same(rules: ScoringRules) -> ScoringRules:
-    return rules
+from .scoring import RuleChange
 
 
 @dataclass(frozen=True)
-class Mixup:
+class Mixup(RuleChange):
     """A mixup: how it adjusts a player's scoring rules, and whether it opens the piles."""
 
-    id: str
-    name: str
-    effect: str
-    adjust: Callable[[ScoringRules], ScoringRules] = _same
     open_piles: bool = False
 
 

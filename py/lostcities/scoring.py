@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .cards import COLOURS, Card, colour_of, parse_card, value_of
@@ -22,6 +22,22 @@ class ScoringRules:
     bonus: int = 20
     loss_multiplied: bool = True
     ten_value: int = 10
+
+
+def unchanged(rules: ScoringRules) -> ScoringRules:
+    """The rules as they are (a rule change that changes no scoring)."""
+    return rules
+
+
+@dataclass(frozen=True)
+class RuleChange:
+    """A declared change to the rules (a job or a mixup): its id, name, effect in words, and how
+    it adjusts a player's scoring rules."""
+
+    id: str
+    name: str
+    effect: str
+    adjust: Callable[[ScoringRules], ScoringRules] = unchanged
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 from .base import MoveJson, routine_move
 from .knowledge import Knowledge
 from .policy import CAREFUL, Style, choose_draw, choose_play, choose_skill
-from .sim import DRAW_PHASE, action_json
+from ..fast import DRAW_PHASE, action_json
 
 
 class HeuristicBot:

@@ -18,9 +18,7 @@ from ..jobs import JOBS
 from ..mixups import MIXUPS
 from ..objectives import OBJECTIVES, OBJECTIVES_PER_PLAYER
 from ..scoring import ScoringRules
-from .sim import COL, DRAW_PHASE, PLAY_PHASE, Sim
-
-_USED_BITS = {"radio": 1, "airlift": 2, "sabotage": 4}
+from ..fast import COL, DRAW_PHASE, PLAY_PHASE, USED_BITS, Sim
 
 
 class _Pool:
@@ -163,7 +161,7 @@ class Knowledge:
             phase=PLAY_PHASE if phase == "play" else DRAW_PHASE,
             locked=colours.index(view["locked_pile"]) if view["locked_pile"] else -1,
             shut=shut[to_act], shut_next=shut[1 - to_act],
-            used=sum(_USED_BITS[s] for s in view["skills_used"]),
+            used=sum(USED_BITS[s] for s in view["skills_used"]),
             airlift=bool(view["airlift_active"]), mixup=view["mixup"], mixup_pool=mixup_pool,
         )
 

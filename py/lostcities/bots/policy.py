@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .sim import AIRLIFT, AIRLIFT_COST, COL, DECK, DISCARD, DRAW, PLAY, RADIO, SABOTAGE, \
+from ..fast import AIRLIFT, AIRLIFT_COST, COL, DECK, DISCARD, DRAW, PLAY, RADIO, SABOTAGE, \
     SABOTAGE_COST, VAL, Action, Sim
 
 _BIG = 1e9

@@ -24,7 +24,7 @@ from .base import MoveJson, routine_move
 from .knowledge import Knowledge
 from .policy import SHARP, Colours, Style, choose_draw, choose_play, choose_skill, discard_loss, \
     play_loss, playout
-from .sim import COL, DISCARD, DRAW_PHASE, PLAY, PLAY_PHASE, RADIO, VAL, Action, Sim, \
+from ..fast import COL, DISCARD, DRAW_PHASE, PLAY, PLAY_PHASE, RADIO, VAL, Action, Sim, \
     action_json
 
 DEFAULT_PLAYOUTS = 300
@@ -118,7 +118,7 @@ def search_steps(
     (``time_limit`` seconds, if given, stops earlier). The policy's own move comes first and
     stays first unless another beats it by more than twice the standard error of the paired
     difference: noise must not talk the bot out of a sound move. Stepwise: it yields after
-    every playout (``search`` runs it at once).
+    every playout (``run_steps`` runs it at once).
     """
     know = Knowledge.from_view(view)
     me = know.me
@@ -153,18 +153,6 @@ def search_steps(
             best, best_gain = i, gain
     order = [best] + sorted((i for i in range(len(cands)) if i != best), key=lambda i: -means[i])
     return [Evaluation(action_json(cands[i]), means[i], n) for i in order]
-
-
-def search(
-    view: dict[str, Any],
-    rng: random.Random,
-    playouts: int = DEFAULT_PLAYOUTS,
-    time_limit: float | None = None,
-    style: Style = SHARP,
-    turns: int = FULL_ROUND,
-) -> list[Evaluation]:
-    """``search_steps`` run at once."""
-    return run_steps(search_steps(view, rng, playouts, time_limit, style, turns))
 
 
 class StrongBot:
