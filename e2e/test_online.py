@@ -124,7 +124,9 @@ def wait_synced(host: Page, guest: Page, before: str | None = None) -> str:
 
 
 def host_save(host: Page) -> dict[str, Any]:
-    text = host.evaluate(f"() => localStorage.getItem('{HOST_KEY}')")
+    """The host's saved room, read a task later: the page saves a task after it renders."""
+    text = host.evaluate("(key) => new Promise((done) => setTimeout("
+                         " () => done(localStorage.getItem(key)), 0))", HOST_KEY)
     assert text, "the host has no saved room"
     return json.loads(text)
 
@@ -545,4 +547,27 @@ def test_a_flooding_guest_is_cut_off_and_the_host_plays_on(online_match: Match) 
     wait_for(lambda: connection_of(host) == connection_of(guest) == "connected",
              "the guest to dial again")
     play_steps(online_match, 4)
+    assert not online_match.host.page_errors and not online_match.guest.page_errors
+
+
+def test_hint_for_each_online_player_from_its_own_view(online_match: Match) -> None:
+    """Each player may ask for a hint on its own turn: the Hard bot's move for its own view
+    (a legal move there); the other screen's hint button is disabled meanwhile, and asking
+    sends nothing that leaks (every message the guest got is still checked)."""
+    host, guest = online_match.host.page, online_match.guest.page
+    play_steps(online_match, 2)
+    for _ in range(2):
+        state = host_state(host)
+        actor, other = (host, guest) if state.to_act == 0 else (guest, host)
+        assert other.locator('[data-action="hint"]').is_disabled()
+        actor.click('[data-action="hint"]')
+        box = actor.wait_for_selector(".hint-box[data-hint]", timeout=STEP_TIMEOUT_MS)
+        assert box is not None
+        move = json.loads(str(box.get_attribute("data-hint")))
+        assert move in lostcities.view(state, state.to_act)["legal_moves"]
+        assert actor.inner_text(".hint-reason").strip()
+        assert other.locator(".hint-box").count() == 0
+        assert host_state(host) == state  # asking changes nothing
+        play_steps(online_match, 2)  # the turn passes (play, then draw)
+    online_match.wire.check(host_state(host))
     assert not online_match.host.page_errors and not online_match.guest.page_errors

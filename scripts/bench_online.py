@@ -9,6 +9,12 @@ plays by clicks. For each move, the click's time is taken in the acting page rig
 by a MutationObserver that fires when its ``[data-sync]`` mark changes (the opponent's view has
 been rendered). Both are ``performance.timeOrigin + performance.now()`` on one machine's clock.
 Prints p50/p95 per direction and overall, in milliseconds. Figures only: nothing is asserted.
+
+It also splits each move (an init script timestamps every data-channel ``send`` and the start
+and end of every ``message`` listener PeerJS adds, in both pages): the acting page from
+the click to sending the move or view, the transport (PeerJS and the channel), and the other
+page's handler from the message's arrival to the end of its synchronous work (host: check,
+apply, views, JSON, send, render; guest: parse and render).
 """
 
 from __future__ import annotations
@@ -44,6 +50,30 @@ WATCH = """() => {
     seen.observe(document.body, {subtree: true, childList: true, attributes: true});
   });
 }"""
+TIMESTAMPS = """
+(() => {
+  const clock = () => performance.timeOrigin + performance.now();
+  window.__lcT = {send: [], recv: []};
+  const send = RTCDataChannel.prototype.send;
+  RTCDataChannel.prototype.send = function (data) {
+    if (typeof data === "string" && /"type":"(move|view|match-end)"/.test(data))
+      window.__lcT.send.push(clock());
+    return send.call(this, data);
+  };
+  const listen = EventTarget.prototype.addEventListener;
+  RTCDataChannel.prototype.addEventListener = function (type, handler, ...rest) {
+    if (type !== "message") return listen.call(this, type, handler, ...rest);
+    return listen.call(this, type, function (event) {  // PeerJS listens here
+      const start = clock();
+      try { return handler.call(this, event); } finally {
+        if (typeof event.data === "string" && /"type":"(move|view|match-end)"/.test(event.data))
+          window.__lcT.recv.push([start, clock()]);
+      }
+    }, ...rest);
+  };
+})();
+"""
+"""Timestamps every move/view message a page sends, and each one's handler (start, end)."""
 CLICK = """(selector) => {
   const element = document.querySelector(selector);
   const t = performance.timeOrigin + performance.now();
@@ -80,20 +110,35 @@ def enter_lobby(page: Page) -> None:
 
 
 def to_act(host: Page) -> int | None:
-    doc = json.loads(host.evaluate("() => localStorage.getItem('lostcities-online-host')"))
+    doc = json.loads(host.evaluate(  # a task later: the page saves right after rendering
+        "() => new Promise((done) => setTimeout("
+        " () => done(localStorage.getItem('lostcities-online-host')), 0))"))
     state = doc["match"]["state"]
     return None if state["phase"] in ("match-end",) else state["to_act"]
 
 
-def timed_click(actor: Page, other: Page, selector: str) -> float:
-    """Milliseconds from clicking `selector` on `actor` to `other` showing the new view."""
+Parts = dict[str, float]
+"""One move's times in ms: ``total`` (click to update), ``actor`` (click to send),
+``transport`` (send to arrival), ``other`` (the receiving handler, arrival to its end)."""
+
+
+def timed_click(actor: Page, other: Page, selector: str) -> Parts:
+    """Clicking `selector` on `actor` until `other` shows the new view, split in parts."""
+    for page in (actor, other):
+        page.evaluate("() => { window.__lcT.send = []; window.__lcT.recv = []; }")
     other.evaluate(WATCH)
-    clicked = actor.evaluate(CLICK, selector)
-    updated = other.evaluate("() => window.__lcUpdated")
-    return float(updated) - float(clicked)
+    clicked = float(actor.evaluate(CLICK, selector))
+    updated = float(other.evaluate("() => window.__lcUpdated"))
+    sent = actor.evaluate("() => window.__lcT.send[0] ?? null")
+    received = other.evaluate("() => window.__lcT.recv[0] ?? null")
+    parts = {"total": updated - clicked}
+    if sent is not None and received is not None:
+        parts.update(actor=sent - clicked, transport=received[0] - sent,
+                     other=received[1] - received[0])
+    return parts
 
 
-def move(actor: Page, other: Page) -> float:
+def move(actor: Page, other: Page) -> Parts:
     """One move by clicks (the card pick before a play is local, not timed)."""
     if actor.locator('[data-action="next-round"]:enabled').count():
         return timed_click(actor, other, '[data-action="next-round"]:enabled')
@@ -112,7 +157,7 @@ def pct(values: list[float], p: float) -> float:
 
 def report(name: str, values: list[float]) -> None:
     if values:
-        print(f"{name:<16} n={len(values):<4} p50 {pct(values, 50):7.1f} ms   "
+        print(f"{name:<24} n={len(values):<4} p50 {pct(values, 50):7.1f} ms   "
               f"p95 {pct(values, 95):7.1f} ms   mean {statistics.fmean(values):7.1f} ms")
 
 
@@ -123,7 +168,7 @@ def main() -> int:
     parser.add_argument("--headed", action="store_true")
     args = parser.parse_args()
     proc, url = start_server()
-    samples: dict[str, list[float]] = {"host -> guest": [], "guest -> host": []}
+    samples: dict[str, list[Parts]] = {"host -> guest": [], "guest -> host": []}
     try:
         with sync_playwright() as pw:
             launch: dict[str, Any] = {"args": CHROMIUM_ARGS, "headless": not args.headed}
@@ -133,6 +178,7 @@ def main() -> int:
             host = browser.new_context().new_page()
             guest = browser.new_context().new_page()
             for page in (host, guest):
+                page.add_init_script(TIMESTAMPS)
                 page.goto(url)
             for page in (host, guest):
                 ready(page)
@@ -159,9 +205,13 @@ def main() -> int:
         proc.terminate()
         proc.wait(10)
     print("click on one screen -> update on the other (local broker, two headless Chromiums)")
-    for name, values in samples.items():
-        report(name, values)
-    report("all", [v for values in samples.values() for v in values])
+    for name, moves in samples.items():
+        report(name, [m["total"] for m in moves])
+    report("all", [m["total"] for moves in samples.values() for m in moves])
+    print("split (actor: click to send; transport: send to arrival; other: its handler)")
+    for name, moves in samples.items():
+        for part in ("actor", "transport", "other"):
+            report(f"{name} {part}", [m[part] for m in moves if part in m])
     return 0
 
 

@@ -82,6 +82,7 @@ def play_random(host: OnlineHost, guest: OnlineGuest, wire: Wire, rng: random.Ra
         refusal_text = host.submit(move) if actor == 0 else guest.submit(move)
         assert refusal_text is None
         assert guest.view() == lostcities.view(host.state, 1)  # type: ignore[arg-type]
+        assert host.view() == lostcities.view(host.state, 0)  # type: ignore[arg-type]
 
 
 # ---- codes -----------------------------------------------------------------------------------
@@ -218,7 +219,7 @@ def test_guest_reconnect_resumes_and_the_stale_link_is_ignored() -> None:
 def test_host_save_after_every_move_restores_exactly() -> None:
     host, guest = new_pair(Options(rounds=1))
     saves: list[dict[str, Any]] = []
-    host.set_on_save(saves.append)
+    host.set_on_save(lambda: saves.append(host.to_json()))
     wire = connect(host, guest)
     play_random(host, guest, wire, random.Random(2), 15)
     assert len(saves) >= 15
@@ -367,3 +368,16 @@ def test_the_guest_learns_that_the_host_closed_the_game_or_left_for_good() -> No
     assert (goodbye["type"], goodbye["code"]) == ("error", "no-match")
     assert guest.host_away == "left" and wire.closed and not guest.error
     assert match_state(host) == before
+
+
+def test_a_pong_redraws_nothing_but_counts_as_hearing_the_host() -> None:
+    host, guest = new_pair()
+    wire = connect(host, guest)
+    changes: list[int] = []
+    guest.set_on_change(lambda: changes.append(1))
+    wire.now = LOST_AFTER - 1
+    guest.ping()  # the host answers pong at once on the wire
+    assert json.loads(wire.received[-1])["type"] == "pong"
+    assert not changes and guest.live.last_heard == LOST_AFTER - 1
+    play_random(host, guest, wire, random.Random(9), 2)
+    assert changes  # views still redraw

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
+from pyodide.ffi import (  # type: ignore[import-not-found]
+    create_once_callable, create_proxy, jsnull,
+)
 
 from lostcities import Options
 from webui.online.codes import code_from_query, join_link, new_code, normalize_code
@@ -24,6 +26,8 @@ from webui.online.net import GuestNet, HostNet, now
 from webui.online.screens import (
     qr_svg, render_guest_waiting, render_host_waiting, render_lobby, status_bar, sync_mark,
 )
+from webui.botseat import run_sliced
+from webui.hint import can_hint, hint_steps, render_hint
 from webui.i18n import t
 from webui.session import TABLE_ACTIONS, Session, parse_save
 from webui.setup import Setup
@@ -79,6 +83,8 @@ class OnlineController:
         self.set_aside: str | None = None
         """Why a saved room or seat could not be loaded (shown in the lobby), or None."""
         self.confirm_leave = False
+        self.hint: dict[str, Any] | None = None
+        """The hint asked on this screen: {"view", "move"} (move None while worked out)."""
         self.lang = "en"
         """The language of the last render (for messages made between renders)."""
         self._config: dict[str, Any] | None = None
@@ -87,6 +93,8 @@ class OnlineController:
         self._rerender = rerender
         self._on_leave = on_leave
         self._shown_state: str | None = None
+        self._save_due: Any = None
+        """The pending `_save_now` (a once-callable given to setTimeout), or None."""
         self._tasks: set[asyncio.Future[Any]] = set()
         self._proxies = [create_proxy(self._tick), create_proxy(self._network_event),
                          create_proxy(self._page_hide)]
@@ -169,6 +177,8 @@ class OnlineController:
         """Carry out a click while `active`; False if the page should handle it instead."""
         if action in TABLE_ACTIONS and self.session is not None:
             self.session.handle(action, data)
+        elif action == "hint" and self.session is not None:
+            self._ask_hint(self.session)
         elif action == "create-room":
             self._spawn(self._create_room())
         elif action == "join-room":
@@ -196,6 +206,23 @@ class OnlineController:
         self._rerender()
         return True
 
+    def _ask_hint(self, session: Session) -> None:
+        """Work out what the Hard bot would play from this player's own view (in slices)."""
+        view = session.view()
+        if can_hint(view) and (self.hint is None or self.hint["view"] != view):
+            self.hint = {"view": view, "move": None}
+            self._spawn(self._work_out_hint(view))
+
+    async def _work_out_hint(self, view: dict[str, Any]) -> None:
+        try:
+            move = await run_sliced(hint_steps(view))
+        except Exception as exc:  # noqa: BLE001 - keep the page alive; say what broke
+            js.console.error(f"hint: {exc!r}")
+            move = None
+        if self.hint is not None and self.hint["view"] is view:
+            self.hint = None if move is None else {"view": view, "move": move}
+            self._rerender()
+
     def _match_on(self) -> bool:
         if self.guest is not None and self.guest.host_away == "left":
             return False  # the host ended it: nothing to lose by leaving
@@ -212,7 +239,7 @@ class OnlineController:
         js.localStorage.removeItem(HOST_KEY)
         js.localStorage.removeItem(GUEST_KEY)
         self.phase, self.host, self.guest, self.session = "off", None, None, None
-        self.error = self.notice = self.set_aside = None
+        self.error = self.notice = self.set_aside = self.hint = None
         self.confirm_leave = False
 
     # ---- host --------------------------------------------------------------------------------
@@ -235,7 +262,7 @@ class OnlineController:
 
     def _start_host(self, host: OnlineHost, fresh: bool) -> None:
         self.phase, self.host, self.set_aside = "host", host, None
-        host.set_on_save(lambda doc: _store(HOST_KEY, doc))
+        host.set_on_save(self._save_soon)
         host.set_on_change(self._host_changed)
         host.set_on_warn(js.console.warn)
         js.localStorage.removeItem(GUEST_KEY)
@@ -255,6 +282,17 @@ class OnlineController:
                                      self._rerender)
             self._host_net.host = host
 
+    def _save_soon(self) -> None:
+        """Save the room once the change is on screen (a task later; at once on pagehide)."""
+        if self._save_due is None:
+            self._save_due = create_once_callable(self._save_now)
+            js.setTimeout(self._save_due, 0)
+
+    def _save_now(self) -> None:
+        self._save_due = None
+        if self.host is not None:
+            _store(HOST_KEY, self.host.to_json())
+
     def _host_changed(self) -> None:
         if self.host is not None and self.host.has_match and self.session is None:
             self.session = Session(self.host)
@@ -266,9 +304,10 @@ class OnlineController:
             screen, html = self.session.render(lang)
             state = host.connection(now()) or "reconnecting"
             self._shown_state = state
-            bar = status_bar(lang, state, host.guest_name, host.code,
-                             sync_mark(self.session.view()), confirm_leave=self.confirm_leave)
-            return screen, bar + html
+            view = self.session.view()
+            bar = status_bar(lang, state, host.guest_name, host.code, sync_mark(view),
+                             confirm_leave=self.confirm_leave)
+            return screen, bar + render_hint(view, self.hint, lang) + html
         notice = None
         if net is not None and net.status is not None:
             notice = self._net_notice(lang, net.status)
@@ -336,11 +375,11 @@ class OnlineController:
             screen, html = self.session.render(lang)
             state = guest.connection(now())
             self._shown_state = state
-            host_name = guest.view()["names"][1 - guest.seat]
-            bar = status_bar(lang, state, host_name, guest.code, sync_mark(guest.view()),
-                             guest.error, guest.reload_needed, self.confirm_leave,
-                             guest.host_away)
-            return screen, bar + html
+            view = guest.view()
+            bar = status_bar(lang, state, view["names"][1 - guest.seat], guest.code,
+                             sync_mark(view), guest.error, guest.reload_needed,
+                             self.confirm_leave, guest.host_away)
+            return screen, bar + render_hint(view, self.hint, lang) + html
         notice = None
         if guest.refused or guest.reload_needed:
             notice = guest.refused or guest.reload_needed
@@ -415,7 +454,9 @@ class OnlineController:
             self._rerender()
 
     def _page_hide(self, _event: Any) -> None:
-        """Leaving the page: hang up at once so the opponent sees it (saves are kept)."""
+        """Leaving the page: save what is due, hang up at once so the opponent sees it."""
+        if self._save_due is not None:
+            self._save_now()
         self._hang_up()
 
     def _hang_up(self) -> None:

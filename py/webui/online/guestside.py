@@ -134,7 +134,11 @@ class OnlineGuest:
         return self._seq
 
     def receive(self, raw: object, now: float) -> None:
-        """One message from the host: checked, then used; anything odd is ignored or shown."""
+        """One message from the host: checked, then used; anything odd is ignored or shown.
+
+        A ``pong`` only says the host is there: nothing to redraw (the page's once-a-second
+        tick redraws the badge when the connection state changes).
+        """
         self.live.heard(now)
         message = self._check(raw)
         if message is None:
@@ -143,6 +147,8 @@ class OnlineGuest:
         kind, ref = message["type"], message.get("ref_seq")
         if ref is not None and ref == self._pending:
             self._pending = None
+        if kind == "pong":
+            return
         if kind == "welcome":
             self.joined = self._welcomed = True
             if message.get("app") != APP_VERSION:

@@ -85,7 +85,10 @@ class OnlineHost:
         """The guest connection's message budget (a fresh one per connection)."""
         self._on_change: Callable[[], None] | None = None
         self._on_warn: Callable[[str], None] | None = None
-        self._on_save: Callable[[dict[str, Any]], None] | None = None
+        self._on_save: Callable[[], None] | None = None
+        self._view: tuple[lostcities.State, View] | None = None
+        """The host's view and the state it shows (states are immutable: reused while the
+        state is the same object; MatchHost's own view message for seat 0 fills it)."""
         self._greet_local()
 
     @classmethod
@@ -119,7 +122,9 @@ class OnlineHost:
         state = self._match.state
         if state is None:
             raise LookupError("the match starts when the guest joins")
-        return lostcities.view(state, HOST_SEAT)
+        if self._view is None or self._view[0] is not state:
+            self._view = (state, lostcities.view(state, HOST_SEAT))
+        return self._view[1]
 
     def submit(self, move: dict[str, Any]) -> str | None:
         """The host's move, validated by MatchHost like any other; None or the refusal."""
@@ -146,8 +151,9 @@ class OnlineHost:
         """`callback(text)` runs when the guest misbehaves in a way worth logging (a flood)."""
         self._on_warn = callback
 
-    def set_on_save(self, callback: Callable[[dict[str, Any]], None]) -> None:
-        """`callback(doc)` runs with `to_json()` after every change of the match or the seat."""
+    def set_on_save(self, callback: Callable[[], None]) -> None:
+        """`callback()` runs after every change of the match or the seat: save `to_json()`
+        (the page does it right after showing the change, so saving never delays it)."""
         self._on_save = callback
 
     # ---- the guest's connection -----------------------------------------------------------
@@ -258,9 +264,12 @@ class OnlineHost:
         self._send_guest(out)
 
     def _send_guest(self, out: list[tuple[int, dict[str, Any]]]) -> None:
+        """Send the guest its messages; keep the view MatchHost made for the host's seat."""
         for peer, message in out:
             if peer == GUEST_SEAT and self._link is not None:
                 self._link.send(encode(message))
+            elif peer == HOST_SEAT and "view" in message and self._match.state is not None:
+                self._view = (self._match.state, message["view"])
 
     def _changed(self) -> None:
         if self._on_change is not None:
@@ -268,7 +277,7 @@ class OnlineHost:
 
     def _save(self) -> None:
         if self._on_save is not None:
-            self._on_save(self.to_json())
+            self._on_save()
 
     # ---- saving ----------------------------------------------------------------------------
 
