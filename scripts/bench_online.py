@@ -60,14 +60,20 @@ TIMESTAMPS = """
       window.__lcT.send.push(clock());
     return send.call(this, data);
   };
+  window.__lcT.dom = 0;  // ms spent in innerHTML assignments (the browser parsing HTML)
+  const inner = Object.getOwnPropertyDescriptor(Element.prototype, "innerHTML");
+  Object.defineProperty(Element.prototype, "innerHTML", {
+    configurable: true, get() { return inner.get.call(this); },
+    set(html) { const t = clock(); inner.set.call(this, html); window.__lcT.dom += clock() - t; }});
   const listen = EventTarget.prototype.addEventListener;
   RTCDataChannel.prototype.addEventListener = function (type, handler, ...rest) {
     if (type !== "message") return listen.call(this, type, handler, ...rest);
     return listen.call(this, type, function (event) {  // PeerJS listens here
       const start = clock();
+      window.__lcT.dom = 0;
       try { return handler.call(this, event); } finally {
         if (typeof event.data === "string" && /"type":"(move|view|match-end)"/.test(event.data))
-          window.__lcT.recv.push([start, clock()]);
+          window.__lcT.recv.push([start, clock(), window.__lcT.dom]);
       }
     }, ...rest);
   };
@@ -119,7 +125,8 @@ def to_act(host: Page) -> int | None:
 
 Parts = dict[str, float]
 """One move's times in ms: ``total`` (click to update), ``actor`` (click to send),
-``transport`` (send to arrival), ``other`` (the receiving handler, arrival to its end)."""
+``transport`` (send to arrival), ``other`` (the receiving handler, arrival to its end) and
+``dom`` (the part of ``other`` spent in innerHTML assignments; the rest is Python)."""
 
 
 def timed_click(actor: Page, other: Page, selector: str) -> Parts:
@@ -134,7 +141,7 @@ def timed_click(actor: Page, other: Page, selector: str) -> Parts:
     parts = {"total": updated - clicked}
     if sent is not None and received is not None:
         parts.update(actor=sent - clicked, transport=received[0] - sent,
-                     other=received[1] - received[0])
+                     other=received[1] - received[0], dom=received[2])
     return parts
 
 
@@ -208,9 +215,10 @@ def main() -> int:
     for name, moves in samples.items():
         report(name, [m["total"] for m in moves])
     report("all", [m["total"] for moves in samples.values() for m in moves])
-    print("split (actor: click to send; transport: send to arrival; other: its handler)")
+    print("split (actor: click to send; transport: send to arrival; other: the receiving"
+          " handler; dom: its innerHTML part)")
     for name, moves in samples.items():
-        for part in ("actor", "transport", "other"):
+        for part in ("actor", "transport", "other", "dom"):
             report(f"{name} {part}", [m[part] for m in moves if part in m])
     return 0
 
