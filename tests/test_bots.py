@@ -19,6 +19,7 @@ from lostcities.bots.base import Bot
 from lostcities.bots.hint import explain
 from lostcities.bots.knowledge import Knowledge
 from lostcities.bots.match import play_match
+from lostcities.fast import DECK, SABOTAGE
 from lostcities.scenario import position
 
 ALL = Options(sixth_colour=True, jobs=True, skills=True, objectives=True, mixups=True)
@@ -250,3 +251,24 @@ def test_strong_takes_a_discard_to_lay_its_last_card() -> None:
     assert HeuristicBot().choose(v, random.Random(0)) == {"type": "draw", "source": "deck"}
     move = StrongBot(playouts=40).choose(v, random.Random(0))
     assert move["type"] == "draw" and move["source"] != "deck"
+
+
+def test_a_bot_knows_both_shut_piles_and_keeps_them_in_its_worlds() -> None:
+    """Player 0 shut red against player 1, who sabotages green back: in every world player 1
+    still may not draw red this turn, and player 0 may not draw green on their next turn."""
+    s = position(Options(rounds=1, skills=True), charges=(0, 3), to_act=1,
+                 shut_piles=(None, "R"), hands=([], ["B2", "B3"]),
+                 discards={"R": ["R2"], "G": ["G2"]})
+    colours = view(s, 1)["colours"]
+    red, green = colours.index("R"), colours.index("G")
+    sabotaged = apply(s, move_from_json({"type": "sabotage", "colour": "G"}))
+    know = Knowledge.from_view(view(sabotaged, 1))
+    assert (know.shut, know.shut_next) == (red, green)
+    before = Knowledge.from_view(view(s, 1)).world(random.Random(1))
+    before.apply((SABOTAGE, green))  # the same sabotage inside a world
+    for sim in (know.world(random.Random(1)), before):
+        sim.play(sim.hands[1][0])
+        assert not sim.can_draw(red) and sim.can_draw(green)
+        sim.draw(DECK)
+        sim.play(sim.hands[0][0])
+        assert sim.can_draw(red) and not sim.can_draw(green)
