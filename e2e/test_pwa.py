@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, BrowserType, Page
+from playwright.sync_api import BrowserContext, BrowserType, Page, Request
 
 from conftest import ROOT, Server, dev_server, wait_ready
 from webui.i18n import t as online_t
@@ -41,6 +41,7 @@ class Player:
     page: Page
     network: list[str] = field(default_factory=list)  # URLs that reached the network
     failed: list[str] = field(default_factory=list)  # URLs whose request failed
+    finished: list[Request] = field(default_factory=list)  # every request that completed
     page_errors: list[str] = field(default_factory=list)
 
 
@@ -67,6 +68,7 @@ def open_player(
         contexts.append(context)
         page = context.pages[0] if context.pages else context.new_page()
         player = Player(context, page)
+        context.on("requestfinished", lambda request: player.finished.append(request))
         context.on("requestfinished", lambda request: player.network.append(request.url)
                    if request.response() is not None
                    and not request.response().from_service_worker else None)
@@ -98,6 +100,14 @@ def first_visit(player: Player, url: str) -> str:
     player.page.goto(url)
     wait_ready(player.page, page_errors=player.page_errors)
     return controlled_version(player.page)
+
+
+def downloaded(player: Player) -> list[str]:
+    """URLs whose response body came over the network (a revalidation answered 304, the HTTP
+    cache and the service worker's cache bring none)."""
+    return [request.url for request in player.finished
+            if request.response() is not None and not request.response().from_service_worker
+            and request.sizes()["responseBodySize"] > 0]
 
 
 def precache_version(site: Path) -> str:
@@ -160,6 +170,11 @@ def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
         url = serve(stack, site)
         version = first_visit(player, url)
         assert version == precache_version(site)
+        # The worker's install revalidates what the page has just fetched (304s): no file of
+        # the first visit comes over the network twice.
+        bodies = downloaded(player)
+        assert f"{url}static/vendor/pyodide/pyodide.asm.wasm" in bodies
+        assert sorted({u for u in bodies if bodies.count(u) > 1}) == []
         cached = player.page.evaluate(
             "async () => (await (await caches.open('lostcities-' + await lcPwa.version()))"
             ".keys()).map(r => r.url)")
