@@ -47,7 +47,9 @@ class LocalMatch:
     """Pass-and-play: both players at this device. Holds the engine state and applies moves.
 
     The seat whose view is shown is the player to act; at round end and match end (nobody to
-    act) it stays the last player who acted.
+    act) it stays the last player who acted. States are immutable, so the view and the state's
+    JSON are computed once per state (a click that changes no state costs neither again):
+    callers must not change the dicts they get.
     """
 
     local_players: frozenset[int] = frozenset({0, 1})
@@ -56,6 +58,8 @@ class LocalMatch:
         self._state = state
         self._seat = state.to_act if state.to_act is not None else 0
         self._on_change: Callable[[], None] | None = None
+        self._view: tuple[lostcities.State, int, View] | None = None
+        self._json: tuple[lostcities.State, dict[str, Any]] | None = None
 
     @classmethod
     def new(cls, options: lostcities.Options, seed: int, first_player: int,
@@ -71,7 +75,11 @@ class LocalMatch:
 
     def view(self) -> View:
         """The view of the player to act (or the last one, when nobody is to act)."""
-        return lostcities.view(self._state, self._seat)
+        cached = self._view
+        if cached is None or cached[0] is not self._state or cached[1] != self._seat:
+            cached = self._view = (self._state, self._seat,
+                                   lostcities.view(self._state, self._seat))
+        return cached[2]
 
     def submit(self, move: Move) -> str | None:
         """Apply a move JSON; None if accepted, else the engine's reason (state unchanged)."""
@@ -90,7 +98,10 @@ class LocalMatch:
 
     def to_json(self) -> dict[str, Any]:
         """The whole match (engine state and seat), JSON-ready, for the browser's storage."""
-        return {"state": lostcities.state_to_json(self._state), "seat": self._seat}
+        cached = self._json
+        if cached is None or cached[0] is not self._state:
+            cached = self._json = (self._state, lostcities.state_to_json(self._state))
+        return {"state": cached[1], "seat": self._seat}
 
     @classmethod
     def from_json(cls, data: object) -> LocalMatch:

@@ -3,11 +3,16 @@
 Everything it shows comes from a `Session` (a driver's view + the UI state); everything it
 sends is a move JSON through that session. The setup form is plain HTML in index.html, so it
 works while Python boots: its values are read when the match starts, never reset.
+
+Rendering writes only what changed: the screen's keyed regions whose HTML differs from what is
+shown (regions.py), the banners and the Rules page when their HTML changed, the static form's
+words when the language changed. Keyboard focus on a replaced control is put back on its twin.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from typing import Any
 
@@ -16,20 +21,22 @@ from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from webui import pwa
 from webui.botseat import OPPONENTS, PACE, BotMatch, run_sliced
+from webui.dom import Patcher, click_listener
 from webui.driver import LocalMatch
 from webui.hint import hint_steps, render_hint
 from webui.html import button, esc
 from webui.i18n import pick_language, t
 from webui.online.controller import OnlineController
-from webui.screens import render_rules
+from webui.regions import Region, diff, parse
+from webui.screens import render_doc, render_rules, screen_name
 from webui.session import TABLE_ACTIONS, Session
 from webui.setup import OPTION_FIELDS, parse_setup
 from webui.symbols import sprite
+from webui.table import Extras
 
 SAVE_KEY = "lostcities.match"
 SET_ASIDE_KEY = "lostcities.match.set-aside"
 LANG_KEY = "lostcities.lang"
-FOCUS_KEYS = ("data-action", "data-card", "data-source", "data-colour", "data-job")
 
 
 def _stored(key: str) -> str | None:
@@ -48,12 +55,6 @@ def _present(value: Any) -> Any:
     return None if value is None or value is jsnull else value
 
 
-def _data_of(element: Any) -> dict[str, str]:
-    """The element's ``data-*`` attributes without the prefix (``data-card`` -> ``card``)."""
-    names = [str(n) for n in element.getAttributeNames()]
-    return {n[5:]: str(element.getAttribute(n)) for n in names if n.startswith("data-")}
-
-
 class Page:
     """The app on this page: the setup form, one match at a time, the Rules page."""
 
@@ -66,7 +67,10 @@ class Page:
         self.bot_task: Any = None  # the computer's turn being played (asyncio task)
         self.hint: dict[str, Any] | None = None  # {"view", "move"}: move None while thinking
         self._proxies = [create_proxy(self.on_click), create_proxy(self.on_key)]
+        self._listener = click_listener(self._proxies[0])
         self.online = OnlineController(self.render, self.render)  # lobby, room, online match
+        self._shown: Region | None = None  # the screen's regions as they are in the DOM
+        self._written: dict[str, object] = {}  # other things last written to the page
 
     # -- boot ------------------------------------------------------------------------------
 
@@ -78,7 +82,10 @@ class Page:
             f'{sprite()}<div id="notice"></div><div id="screen" hidden></div>'
             f'<div id="rules" hidden></div>',
         )
-        js.document.addEventListener("click", self._proxies[0])
+        self._screen, self._notice = _query("#screen"), _query("#notice")
+        self._rules, self._setup = _query("#rules"), _query("#setup")
+        self._patcher = Patcher(self._screen)
+        js.document.addEventListener("click", self._listener)
         js.document.addEventListener("keydown", self._proxies[1])
         pwa.on_update_ready(self.render)  # the offer appears between games (pwa.BETWEEN_GAMES)
         self.resume()
@@ -105,13 +112,10 @@ class Page:
 
     # -- events ------------------------------------------------------------------------------
 
-    def on_click(self, event: Any) -> None:
-        """The one click handler: read the button's data-action and carry it out."""
-        closest = getattr(event.target, "closest", None)
-        target = closest("[data-action]") if closest else None
-        if target is None or target is jsnull or target.disabled:
-            return
-        data = _data_of(target)
+    def on_click(self, text: str) -> None:
+        """The one click handler (dom.click_listener): carry out the data-action of the
+        enabled button clicked; `text` is its data-* attributes as JSON."""
+        data = json.loads(text)
         action = data.pop("action")
         try:
             self.act(action, data)
@@ -288,7 +292,7 @@ class Page:
         for element in js.document.querySelectorAll("[data-i18n-label]"):
             element.setAttribute("aria-label", t(self.lang, str(element.dataset.i18nLabel)))
 
-    def _banners(self) -> str:
+    def _banners(self, screen: str) -> str:
         parts = []
         if self.notice:
             parts.append(
@@ -304,79 +308,85 @@ class Page:
                 f'{button("abandon-no", esc(t(self.lang, "abandon.no")), css="btn primary")}'
                 f"</div>"
             )
-        screen = "setup" if self.session is None else self.session.screen()
         parts.append(pwa.offer(self.lang, screen))
         return "".join(parts)
 
+    def _changed(self, what: str, value: object) -> bool:
+        """Whether `value` differs from what was last written for `what` (and remember it)."""
+        if what in self._written and self._written[what] == value:
+            return False
+        self._written[what] = value
+        return True
+
+    def _session_doc(self, session: Session) -> tuple[str, str]:
+        """(screen name, keyed HTML) of the match on this device."""
+        view, ui = session.view(), session.ui
+        name = screen_name(view, ui)
+        thinking = None
+        if self.thinking():
+            thinking = t(self.lang, "bot.thinking", name=view["names"][session.seat.bot])
+        log_open = self._shown is not None and _query("#screen details.log[open]") is not None
+        hint = render_hint(view, self.hint, self.lang) if name == "turn" else ""
+        return name, render_doc(view, ui, self.lang, Extras(thinking, hint, log_open))
+
     def render(self) -> None:
-        """Show the current screen, keeping keyboard focus on the same control when it stays."""
-        focus = self._focus_key()
-        self.translate_static()
-        setup, screen, rules = _query("#setup"), _query("#screen"), _query("#rules")
-        _query("#notice").innerHTML = self._banners()
+        """Show the current screen: write only what changed, keep the keyboard focus."""
+        if self._changed("lang", self.lang):
+            self.translate_static()
+        if self.online.active:
+            name, doc = self.online.render(self.lang)
+        elif self.session is None:
+            name, doc = "setup", ""
+        else:
+            name, doc = self._session_doc(self.session)
+        banners = self._banners(name)
+        if self._changed("banners", banners):
+            self._notice.innerHTML = banners
+        new = parse(doc)
+        ops = diff(self._shown, new)
+        self._shown = new
+        focus, kept = None, True
+        if ops:
+            found, focus, kept = self._patcher.apply(ops)
+            if not found:  # the DOM was not what was shown: start afresh
+                self._screen.innerHTML = new.html
         body = js.document.body
         before = str(body.dataset.screen or "")
-        if self.online.active:
-            name, html = self.online.render(self.lang)
-            screen.innerHTML = html
-        elif self.session is None:
-            name = "setup"
-            screen.innerHTML = ""
-        else:
-            log_open = _query("#screen details.log[open]") is not None
-            name, html = self.session.render(self.lang)
-            screen.innerHTML = html
-            self._bot_bits(name, log_open)
-        body.dataset.screen = name
-        body.toggleAttribute("data-thinking", self.thinking())
-        heading = _present(screen.querySelector("h1"))
-        if heading is not None:  # focusable by script, so a new screen can be announced
-            heading.setAttribute("tabindex", "-1")
-        rules.innerHTML = render_rules(self.lang) if self.rules_open else ""
-        rules.hidden = not self.rules_open
-        if setup:
-            setup.hidden = self.rules_open or name != "setup"
-        screen.hidden = self.rules_open or name == "setup"
+        if name != before:
+            body.dataset.screen = name
+        thinking = self.thinking()
+        if self._changed("thinking", thinking):
+            body.toggleAttribute("data-thinking", thinking)
+        rules = render_rules(self.lang) if self.rules_open else ""
+        if self._changed("rules", rules):
+            self._rules.innerHTML = rules
+            self._rules.hidden = not self.rules_open
+        if self._setup and self._changed("setup-hidden", self.rules_open or name != "setup"):
+            self._setup.hidden = self.rules_open or name != "setup"
+        if self._changed("screen-hidden", self.rules_open or name == "setup"):
+            self._screen.hidden = self.rules_open or name == "setup"
         if self.confirm_abandon and self.session is not None:
             self._focus('[data-action="abandon-no"]')
         elif self.rules_open:
             self._focus('[data-action="rules-close"]')
-        elif not self._refocus(focus) and name != before:
-            js.window.scrollTo(0, 0)
-            if heading is not None:
-                heading.focus()
+        elif name != before:
+            if not self._refocus(focus):
+                self._announce()
+        elif not kept:
+            self._refocus(focus)  # the focused control was replaced: focus its twin
 
-    def _bot_bits(self, name: str, log_open: bool) -> None:
-        """After the table is drawn: the thinking indicator, the hint, the log kept open."""
-        session = self.session
-        if session is None:
-            return
-        if log_open:
-            log = _query("#screen details.log")
-            if log:
-                log.open = True
-        status = _query("#screen #why")
-        if self.thinking() and status:
-            names = session.view()["names"]
-            status.textContent = t(self.lang, "bot.thinking", name=names[session.seat.bot])
-            status.classList.add("thinking")
-        area = _query("#screen .hand-area")
-        if name == "turn" and area:
-            area.insertAdjacentHTML("beforeend", render_hint(session.view(), self.hint,
-                                                             self.lang))
+    def _announce(self) -> None:
+        """A new screen: back to the top, focus on its heading (read out by screen readers)."""
+        js.window.scrollTo(0, 0)
+        heading = _present(self._screen.querySelector("h1"))
+        if heading is not None:
+            heading.setAttribute("tabindex", "-1")  # focusable by script
+            heading.focus()
 
-    def _focus_key(self) -> dict[str, str] | None:
-        active = js.document.activeElement
-        if active is None or active is jsnull or not hasattr(active, "getAttribute"):
-            return None
-        if not active.hasAttribute("data-action"):
-            return None
-        return {k: str(active.getAttribute(k)) for k in FOCUS_KEYS if active.getAttribute(k)}
-
-    def _refocus(self, key: dict[str, str] | None) -> bool:
-        if not key:
+    def _refocus(self, selector: str | None) -> bool:
+        """Focus the enabled, shown control matching `selector`; False if there is none."""
+        if not selector:
             return False
-        selector = "".join(f'[{k}="{v}"]' for k, v in key.items())
         element = _query(f"#app {selector}")
         if element and not element.disabled and _present(element.closest("[hidden]")) is None:
             element.focus()

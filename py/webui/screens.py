@@ -1,6 +1,8 @@
 """The screens around the table: hand-off, jobs, round end, match end, rules, and the log.
 
-`screen_name(view, ui)` decides which screen a view shows; `render_screen` builds its HTML.
+`screen_name(view, ui)` decides which screen a view shows; `render_screen` builds its HTML, and
+`render_doc` the same with its keyed regions marked (regions.py), for the page to update only
+what changed.
 """
 
 from __future__ import annotations
@@ -11,8 +13,9 @@ from webui.cards import card_name, colour_name
 from webui.html import attrs, button, card_span, el, esc
 from webui.i18n import RULES_SECTIONS, t
 from webui.moves import has_type, is_legal
+from webui.regions import keyed, plain
 from webui.symbols import icon
-from webui.table import mixup_announcement, render_table, top_bar
+from webui.table import Extras, mixup_announcement, render_table, top_bar
 from webui.uistate import UiState
 
 View = dict[str, Any]
@@ -62,15 +65,16 @@ def log_line(view: View, event: dict[str, Any], lang: str) -> str:
     return t(lang, "log.other", name=name, type=kind)
 
 
-def render_log(view: View, lang: str) -> str:
-    """The move log, newest first, folded away in a ``<details>``."""
+def render_log(view: View, lang: str, open_: bool = False) -> str:
+    """The move log, newest first, in a ``<details>`` (folded away unless `open_`)."""
     events = [e for e in (view.get("log") or []) if isinstance(e, dict)]
-    lines = [log_line(view, e, lang) for e in events[-LOG_LINES:]]
-    items = "".join(f"<li>{esc(line)}</li>" for line in reversed(lines))
-    body = f"<ol>{items}</ol>" if items else f'<p>{esc(t(lang, "log.empty"))}</p>'
-    return (
-        f'<details class="log"><summary>{esc(t(lang, "log.heading"))}</summary>{body}</details>'
-    )
+    first = max(len(events) - LOG_LINES, 0)
+    items = "".join(keyed(f"event-{i}", f"<li>{esc(log_line(view, events[i], lang))}</li>")
+                    for i in reversed(range(first, len(events))))
+    body = (keyed("events", f"<ol>{items}</ol>") if items
+            else f'<p>{esc(t(lang, "log.empty"))}</p>')
+    return keyed("log", f'<details class="log"{" open" if open_ else ""}><summary>'
+                        f'{esc(t(lang, "log.heading"))}</summary>{body}</details>')
 
 
 def _jobs_reveal(view: View, lang: str) -> str:
@@ -103,7 +107,7 @@ def render_handoff(view: View, ui: UiState, lang: str) -> str:
     return (
         top_bar(view, lang)
         + '<div class="centre handoff">'
-        + f'<h1>{esc(t(lang, "handoff.pass", name=name))}</h1>'
+        + f'<h1 tabindex="-1">{esc(t(lang, "handoff.pass", name=name))}</h1>'
         + f'<p>{esc(t(lang, "handoff.hint", name=name))}</p>'
         + ready + last + reveal + news + "</div>"
     )
@@ -123,7 +127,7 @@ def render_jobs(view: View, lang: str) -> str:
     return (
         top_bar(view, lang)
         + '<div class="centre jobs">'
-        + f'<h1>{esc(t(lang, "jobs.heading", name=view["names"][me]))}</h1>'
+        + f'<h1 tabindex="-1">{esc(t(lang, "jobs.heading", name=view["names"][me]))}</h1>'
         + f'<p>{esc(t(lang, "jobs.hint"))}</p><div class="job-offer">{cards}</div></div>'
     )
 
@@ -194,23 +198,23 @@ def _mixup_note(view: View, lang: str) -> str:
             f'{esc(t(lang, f"mixup.{mixup}"))}</b> {esc(t(lang, f"mixup.{mixup}.hint"))}</p>')
 
 
-def render_round_end(view: View, lang: str) -> str:
+def render_round_end(view: View, lang: str, log_open: bool = False) -> str:
     """Each expedition's breakdown for both players, the round scores and the totals."""
     next_ok = has_type(view, "next-round")
     return (
         top_bar_plain(view, lang)
         + '<div class="centre results">'
-        + f'<h1>{esc(t(lang, "roundend.heading", round=view["round"]))}</h1>'
+        + f'<h1 tabindex="-1">{esc(t(lang, "roundend.heading", round=view["round"]))}</h1>'
         + _mixup_note(view, lang)
         + '<div class="breakdowns">' + _breakdown(view, 0, lang) + _breakdown(view, 1, lang)
         + "</div>"
         + button("next-round", esc(t(lang, "roundend.next")), disabled=not next_ok,
                  css="btn primary big")
-        + render_log(view, lang) + "</div>"
+        + render_log(view, lang, log_open) + "</div>"
     )
 
 
-def render_match_end(view: View, lang: str) -> str:
+def render_match_end(view: View, lang: str, log_open: bool = False) -> str:
     """The winner (or a draw), the totals round by round, and Play again."""
     names = view["names"]
     winner = view.get("winner")
@@ -232,7 +236,7 @@ def render_match_end(view: View, lang: str) -> str:
     return (
         top_bar_plain(view, lang)
         + '<div class="centre results">'
-        + f'<h1 class="winner" data-winner="{esc(winner)}">{esc(title)}</h1>'
+        + f'<h1 class="winner" data-winner="{esc(winner)}" tabindex="-1">{esc(title)}</h1>'
         + f'<p class="final-line">{esc(names[0])} <b>{totals[0]}</b> · '
         + f'{esc(names[1])} <b>{totals[1]}</b></p>'
         + table
@@ -240,7 +244,7 @@ def render_match_end(view: View, lang: str) -> str:
         + f'<h2>{esc(t(lang, "roundend.heading", round=view["round"]))}</h2>'
         + _mixup_note(view, lang)
         + '<div class="breakdowns">' + _breakdown(view, 0, lang) + _breakdown(view, 1, lang)
-        + "</div>" + render_log(view, lang) + "</div>"
+        + "</div>" + render_log(view, lang, log_open) + "</div>"
     )
 
 
@@ -263,15 +267,20 @@ def render_rules(lang: str) -> str:
     )
 
 
-def render_screen(view: View, ui: UiState, lang: str) -> str:
-    """The HTML of the screen `screen_name(view, ui)` names."""
+def render_doc(view: View, ui: UiState, lang: str, extras: Extras = Extras()) -> str:
+    """The screen `screen_name(view, ui)` names, with its regions marked (regions.py)."""
     name = screen_name(view, ui)
     if name == "round-end":
-        return render_round_end(view, lang)
+        return render_round_end(view, lang, extras.log_open)
     if name == "match-end":
-        return render_match_end(view, lang)
+        return render_match_end(view, lang, extras.log_open)
     if name == "handoff":
         return render_handoff(view, ui, lang)
     if name == "jobs":
         return render_jobs(view, lang)
-    return render_table(view, ui, lang, render_log(view, lang))
+    return render_table(view, ui, lang, render_log(view, lang, extras.log_open), extras)
+
+
+def render_screen(view: View, ui: UiState, lang: str) -> str:
+    """The HTML of the screen `screen_name(view, ui)` names."""
+    return plain(render_doc(view, ui, lang))

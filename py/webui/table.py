@@ -1,21 +1,34 @@
 """The table screen: opponent above, piles and deck in the middle, you and your hand below.
 
-`render_table(view, ui, lang)` turns one player's view (architecture.md) and the UI state into
-HTML. It offers only the moves listed in the view and says why the others are not offered.
+`render_table(view, ui, lang, log_html, extras)` turns one player's view (architecture.md) and
+the UI state into HTML. It offers only the moves listed in the view and says why the others are
+not offered. Its parts are keyed regions (regions.py), so that the page replaces only the parts
+that changed: a card picked in the hand is two cards, the status line and the action buttons.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from webui.cards import card_name, colour_name, parse_card, sort_hand
 from webui.html import attrs, button, card_inner, card_span, el, esc
 from webui.i18n import t
 from webui.moves import draw_block_reason, has_type, is_legal, legal, play_block_reason
+from webui.regions import keyed
 from webui.symbols import icon
 from webui.uistate import UiState
 
 View = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What the page shows on the table besides the view and the UI state."""
+
+    thinking: str | None = None  # the status line while the computer thinks
+    hint: str = ""  # the hint button and suggestion (hint.render_hint)
+    log_open: bool = False  # the move log is unfolded
 
 
 def fresh_card(view: View) -> str | None:
@@ -39,7 +52,7 @@ def top_bar(view: View, lang: str) -> str:
         f'<span>{esc(names[p])} <b{attrs(data_total=True, data_player=p)}>{totals[p]}</b></span>'
         for p in (0, 1)
     ) if view.get("round_scores") else ""
-    return (
+    return keyed("bar",
         f'<header class="bar"><span class="round">{esc(round_text)}</span>'
         f'<span class="totals">{totals_html}</span><span class="bar-actions">'
         f'{button("rules", esc(t(lang, "rules.open")), css="btn small ghost")}'
@@ -47,8 +60,7 @@ def top_bar(view: View, lang: str) -> str:
                  aria_label=t(lang, "lang.switch.label"))
         + (button("abandon", esc(t(lang, "abandon")), css="btn small ghost")
            if view.get("phase") != "match-end" else "")
-        + "</span></header>"
-    )
+        + "</span></header>")
 
 
 def _expedition(view: View, player: int, colour: str, lang: str, fresh: str | None) -> str:
@@ -66,9 +78,10 @@ def _expedition(view: View, player: int, colour: str, lang: str, fresh: str | No
                     data_player=player, data_colour=colour)
     inner = (f'<div class="exp-head">{icon(colour)}{score_html}</div>'
              f'<div class="stack">{stack}</div>')
-    return el("div", inner, class_=f"exp c-{colour}" + ("" if cards else " empty"),
-              data_zone="expedition", data_player=player, data_colour=colour, role="group",
-              aria_label=label)
+    return keyed(f"exp-{player}-{colour}",
+                 el("div", inner, class_=f"exp c-{colour}" + ("" if cards else " empty"),
+                    data_zone="expedition", data_player=player, data_colour=colour,
+                    role="group", aria_label=label))
 
 
 def _who(view: View, player: int, lang: str, mine: bool) -> str:
@@ -94,7 +107,7 @@ def _who(view: View, player: int, lang: str, mine: bool) -> str:
     score = view["scores"][player]["total"]
     parts.append(el("span", str(score), class_="score", data_score=True, data_player=player,
                     role="img", aria_label=t(lang, "score.running", name=name, score=score)))
-    return f'<div class="who">{"".join(parts)}</div>'
+    return keyed(f"who-{player}", f'<div class="who">{"".join(parts)}</div>')
 
 
 def _side(view: View, player: int, lang: str, mine: bool, fresh: str | None) -> str:
@@ -132,12 +145,14 @@ def _pile(view: View, colour: str, lang: str, fresh: str | None) -> str:
                   data_card=top)
     else:
         face = f'<span class="slot c-{colour}">{icon(colour)}</span>'
-    btn = el("button", face, type="button", class_="pile-btn", data_action="draw",
-             data_source=colour, disabled=not source_legal, aria_label=label)
+    btn = keyed(f"draw-{colour}",
+                el("button", face, type="button", class_="pile-btn", data_action="draw",
+                   data_source=colour, disabled=not source_legal, aria_label=label))
     size_html = f'<span class="pile-size" aria-hidden="true">{size}</span>'
     css = "pile" + (" is-locked" if locked else "") + (" is-shut" if shut else "")
-    return (f'<div{attrs(class_=css, data_zone="discard", data_colour=colour)}>'
-            f"{btn}{size_html}{marker}</div>")
+    return keyed(f"pile-{colour}",
+                 f'<div{attrs(class_=css, data_zone="discard", data_colour=colour)}>'
+                 f"{btn}{size_html}{marker}</div>")
 
 
 def _deck(view: View, lang: str) -> str:
@@ -146,10 +161,11 @@ def _deck(view: View, lang: str) -> str:
     label = t(lang, "action.draw.deck", count=count)
     face = (f'<span class="card back-card" aria-hidden="true">'
             f'<span class="deck-count">{count}</span></span>')
-    btn = el("button", face, type="button", class_="pile-btn", data_action="draw",
-             data_source="deck", disabled=not ok, aria_label=label)
+    btn = keyed("draw-deck", el("button", face, type="button", class_="pile-btn",
+                                data_action="draw", data_source="deck", disabled=not ok,
+                                aria_label=label))
     caption = f'<span class="pile-size" aria-hidden="true">{esc(t(lang, "zone.deck"))}</span>'
-    return el("div", btn + caption, class_="deck", data_zone="deck")
+    return keyed("deck", el("div", btn + caption, class_="deck", data_zone="deck"))
 
 
 def _middle(view: View, lang: str, fresh: str | None) -> str:
@@ -176,7 +192,9 @@ def _hand(view: View, ui: UiState, lang: str, fresh: str | None) -> str:
     can_pick = view.get("phase") == "play" and view.get("to_act") == me and bool(legal(view))
     cards = []
     marked = False  # equal handshakes share a code: mark only one as picked
+    seen: dict[str, int] = {}
     for code in sort_hand(view.get("hand") or []):
+        seen[code] = seen.get(code, 0) + 1
         colour, number = parse_card(code)
         css = f"card hand-card c-{colour}" + (" handshake" if number is None else "")
         picked = code == ui.selected and not marked
@@ -185,17 +203,20 @@ def _hand(view: View, ui: UiState, lang: str, fresh: str | None) -> str:
             css += " selected"
         if code == fresh and view.get("phase") == "play":
             css += " fresh"
-        cards.append(el("button", card_inner(code), type="button", class_=css,
-                        data_action="select", data_card=code,
-                        aria_pressed="true" if picked else "false",
-                        aria_label=card_name(lang, code), disabled=not can_pick))
-    return el("div", "".join(cards), class_="hand", data_zone="hand", data_player=me,
-              role="group", aria_label=t(lang, "zone.hand.mine"))
+        cards.append(keyed(f"card-{code}-{seen[code]}",
+                           el("button", card_inner(code), type="button", class_=css,
+                              data_action="select", data_card=code,
+                              aria_pressed="true" if picked else "false",
+                              aria_label=card_name(lang, code), disabled=not can_pick)))
+    return keyed("hand", el("div", "".join(cards), class_="hand", data_zone="hand",
+                            data_player=me, role="group", aria_label=t(lang, "zone.hand.mine")))
 
 
-def _status(view: View, ui: UiState, lang: str) -> str:
+def _status(view: View, ui: UiState, lang: str, thinking: str | None) -> str:
     me = view["player"]
-    if view.get("to_act") != me:
+    if thinking is not None:
+        text = thinking
+    elif view.get("to_act") != me:
         text = t(lang, "turn.of", name=view["names"][view["to_act"]]) if view.get(
             "to_act") is not None else ""
     elif ui.message:
@@ -208,7 +229,9 @@ def _status(view: View, ui: UiState, lang: str) -> str:
         text = t(lang, "turn.step.play")
     if view.get("airlift_active"):
         text = f'{t(lang, "skill.airlift.active")} {text}'
-    return f'<p id="why" class="status" role="status" aria-live="polite">{esc(text)}</p>'
+    css = "status thinking" if thinking is not None else "status"
+    return keyed("status", f'<p id="why" class="{css}" role="status" aria-live="polite">'
+                           f"{esc(text)}</p>")
 
 
 def _actions(view: View, ui: UiState, lang: str) -> str:
@@ -220,16 +243,16 @@ def _actions(view: View, ui: UiState, lang: str) -> str:
     discard_label = (t(lang, "action.discard.card", card=name) if card
                      else t(lang, "action.discard"))
     undo_ok = has_type(view, "undo")
-    return (
+    return keyed("actions",
         '<div class="actions">'
-        + button("play", esc(t(lang, "action.play")), disabled=not play_ok, css="btn primary",
-                 aria_label=play_label, describedby="why")
-        + button("discard", esc(t(lang, "action.discard")), disabled=not discard_ok,
-                 css="btn", aria_label=discard_label, describedby="why")
-        + button("undo", "↶ " + esc(t(lang, "action.undo")), disabled=not undo_ok,
-                 css="btn ghost", aria_label=t(lang, "action.undo.label"))
-        + "</div>"
-    )
+        + keyed("play", button("play", esc(t(lang, "action.play")), disabled=not play_ok,
+                               css="btn primary", aria_label=play_label, describedby="why"))
+        + keyed("discard", button("discard", esc(t(lang, "action.discard")),
+                                  disabled=not discard_ok, css="btn", aria_label=discard_label,
+                                  describedby="why"))
+        + keyed("undo", button("undo", "↶ " + esc(t(lang, "action.undo")), disabled=not undo_ok,
+                               css="btn ghost", aria_label=t(lang, "action.undo.label")))
+        + "</div>")
 
 
 def _skills(view: View, ui: UiState, lang: str) -> str:
@@ -242,14 +265,15 @@ def _skills(view: View, ui: UiState, lang: str) -> str:
         label = f'{t(lang, f"skill.{skill}")}: {t(lang, f"skill.{skill}.hint")}'
         if skill in used:
             label += f' ({t(lang, "skill.used")})'
-        buttons.append(button(skill, f'{esc(t(lang, f"skill.{skill}"))} <small>⚡{cost}</small>',
-                              disabled=not ok, css="btn skill", aria_label=label))
+        buttons.append(keyed(skill, button(
+            skill, f'{esc(t(lang, f"skill.{skill}"))} <small>⚡{cost}</small>',
+            disabled=not ok, css="btn skill", aria_label=label)))
     sabotage_ok = has_type(view, "sabotage")
     label = f'{t(lang, "skill.sabotage")}: {t(lang, "skill.sabotage.hint")}'
-    buttons.append(el("button", f'{esc(t(lang, "skill.sabotage"))} <small>⚡3</small>',
-                      type="button", class_="btn skill", data_action="sabotage",
-                      disabled=not sabotage_ok, aria_label=label,
-                      aria_expanded="true" if ui.sabotage_menu else "false"))
+    buttons.append(keyed("sabotage", el(
+        "button", f'{esc(t(lang, "skill.sabotage"))} <small>⚡3</small>', type="button",
+        class_="btn skill", data_action="sabotage", disabled=not sabotage_ok, aria_label=label,
+        aria_expanded="true" if ui.sabotage_menu else "false")))
     menu = ""
     if ui.sabotage_menu and sabotage_ok:
         choices = "".join(
@@ -263,10 +287,9 @@ def _skills(view: View, ui: UiState, lang: str) -> str:
         cancel = button("cancel", esc(t(lang, "skill.cancel")), css="btn small ghost")
         menu = el("div", f"<span>{esc(choose)}</span>{choices}{cancel}",
                   class_="sabotage-menu", role="group", aria_label=choose)
-    return (
-        f'<div class="skills" role="group" aria-label="{esc(t(lang, "skills.heading"))}">'
-        f'{"".join(buttons)}</div>{menu}'
-    )
+    return keyed("skills", f'<div class="skills" role="group" '
+                           f'aria-label="{esc(t(lang, "skills.heading"))}">'
+                           f'{"".join(buttons)}</div>') + menu
 
 
 def _objectives(view: View, lang: str) -> str:
@@ -278,10 +301,8 @@ def _objectives(view: View, lang: str) -> str:
         f'{esc(t(lang, f"objective.{o}.hint"))}</li>'
         for o in mine
     )
-    return (
-        f'<section class="objectives"><h2>{esc(t(lang, "objectives.mine"))}</h2>'
-        f"<ul>{items}</ul></section>"
-    )
+    return keyed("objectives", f'<section class="objectives"><h2>'
+                               f'{esc(t(lang, "objectives.mine"))}</h2><ul>{items}</ul></section>')
 
 
 def mixup_announcement(view: View, lang: str, dismiss: bool) -> str:
@@ -299,24 +320,28 @@ def mixup_announcement(view: View, lang: str, dismiss: bool) -> str:
     )
 
 
-def render_table(view: View, ui: UiState, lang: str, log_html: str) -> str:
-    """The whole table for the player of `view`."""
+def render_table(view: View, ui: UiState, lang: str, log_html: str,
+                 extras: Extras = Extras()) -> str:
+    """The whole table for the player of `view`, with the move log and the page's extras."""
     me = view["player"]
     fresh = fresh_card(view)
     news = ""
     if view.get("mixup") and me not in ui.mixup_seen:
         news = mixup_announcement(view, lang, dismiss=True)
     turn_name = view["names"][view["to_act"]] if view.get("to_act") is not None else ""
-    heading = (f'<h1 class="turn-title">{esc(t(lang, "turn.of", name=turn_name))}</h1>'
-               if turn_name else "")
+    heading = keyed("turn-title", f'<h1 class="turn-title" tabindex="-1">'
+                                  f'{esc(t(lang, "turn.of", name=turn_name))}</h1>'
+                    if turn_name else "")
     return (
         top_bar(view, lang)
         + f'<div class="table">{heading}{news}'
         + _side(view, 1 - me, lang, False, fresh)
         + _middle(view, lang, fresh)
         + _side(view, me, lang, True, fresh)
-        + '<section class="hand-area" aria-label="' + esc(t(lang, "zone.hand.mine")) + '">'
-        + _status(view, ui, lang) + _hand(view, ui, lang, fresh) + _actions(view, ui, lang)
-        + _skills(view, ui, lang) + "</section>"
+        + keyed("hand-area", f'<section class="hand-area" '
+                             f'aria-label="{esc(t(lang, "zone.hand.mine"))}">'
+                + _status(view, ui, lang, extras.thinking) + _hand(view, ui, lang, fresh)
+                + _actions(view, ui, lang) + _skills(view, ui, lang)
+                + keyed("hint", extras.hint) + "</section>")
         + _objectives(view, lang) + log_html + "</div>"
     )

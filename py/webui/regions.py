@@ -1,0 +1,191 @@
+"""Keyed regions: update only the parts of a screen whose HTML changed.
+
+The screens mark their parts with `keyed(key, html)`: the element gets ``data-region="key"``,
+and invisible markers around it let `parse` rebuild the tree of regions from the finished
+document. `diff(old, new)` compares two trees and lists the DOM operations that turn the old
+document into the new one, smallest first:
+
+- a region whose start tag alone changed (a card picked, a button enabled) gets its attributes
+  set or removed: the element stays, and so does the keyboard focus on it;
+- a list whose items alone changed (the hand, the log) gets items removed or inserted;
+- a region whose markup around its child regions changed is replaced;
+- when the markup around the top regions changed (another screen, another language), the whole
+  container is.
+
+The operations keep the serialized DOM identical to the new document's (attributes keep their
+order). `plain` strips the markers, for anyone who wants the HTML only. Browser-free: the page
+carries the operations out (main.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html import unescape
+from typing import NamedTuple
+
+_OPEN, _MID, _CLOSE = "\x02", "\x03", "\x04"
+_MARK = re.compile("\x02([^\x03]*)\x03|\x04")
+_TAG = re.compile(r"<[a-z][a-z0-9]*")
+_ATTR = re.compile(r'\s([a-z][a-z0-9-]*)(?:="([^"]*)")?')
+
+
+def keyed(key: str, html: str) -> str:
+    """`html` (one element, or nothing) as the region `key` (unique in its document).
+
+    An empty `html` is no region: the part is simply absent (its parent changes instead)."""
+    if not html:
+        return ""
+    tag = _TAG.match(html)
+    if tag is None or _OPEN in key or _MID in key or '"' in key:
+        raise ValueError(f"not a region: {key!r} must be one element with a plain key")
+    end = tag.end()
+    return f'{_OPEN}{key}{_MID}{html[:end]} data-region="{key}"{html[end:]}{_CLOSE}'
+
+
+def plain(doc: str) -> str:
+    """The HTML of a document without its region markers."""
+    return _MARK.sub("", doc)
+
+
+@dataclass
+class Region:
+    """One region of a parsed document: its HTML, its start tag, and its own markup around
+    its child regions (``shell``: the texts before, between and after them)."""
+
+    key: str
+    html: str = ""
+    tag: str = ""
+    shell: list[str] = field(default_factory=lambda: [""])
+    children: list[Region] = field(default_factory=list)
+
+    def child_keys(self) -> list[str]:
+        """The keys of the direct children, in order."""
+        return [c.key for c in self.children]
+
+
+def parse(doc: str) -> Region:
+    """The region tree of a document made with `keyed` (the root's key and tag are ``""``).
+
+    Raises ValueError on unbalanced markers."""
+    stack = [Region("")]
+    texts: list[list[str]] = [[]]  # each open region's HTML so far
+    position = 0
+    for mark in _MARK.finditer(doc):
+        text = doc[position:mark.start()]
+        position = mark.end()
+        texts[-1].append(text)
+        stack[-1].shell[-1] += text
+        if mark.group(1) is not None:
+            stack.append(Region(mark.group(1)))
+            texts.append([])
+            continue
+        if len(stack) == 1:
+            raise ValueError("a region closes that never opened")
+        done = stack.pop()
+        done.html = "".join(texts.pop())
+        end = done.shell[0].index(">") + 1  # attribute values are escaped: no ">" inside
+        done.tag, done.shell[0] = done.shell[0][:end], done.shell[0][end:]
+        stack[-1].children.append(done)
+        stack[-1].shell.append("")
+        texts[-1].append(done.html)
+    if len(stack) != 1:
+        raise ValueError(f"region {stack[-1].key!r} never closes")
+    root = stack[0]
+    rest = doc[position:]
+    root.shell[-1] += rest
+    root.html = "".join(texts[0]) + rest
+    return root
+
+
+class Op(NamedTuple):
+    """A DOM operation on the region `key`. Kinds: ``all`` (the container's whole content
+    becomes `html`), ``replace`` (the region's element), ``remove``, ``before`` / ``after``
+    (insert `html` next to the region's element), ``set`` (attribute `name` to `html`),
+    ``unset`` (remove attribute `name`)."""
+
+    kind: str
+    key: str = ""
+    html: str = ""
+    name: str = ""
+
+
+def diff(old: Region | None, new: Region) -> list[Op]:
+    """The operations that turn the document `old` (None: nothing shown yet) into `new`."""
+    if old is not None and old.html == new.html:
+        return []
+    if old is None or not _comparable(old, new):
+        return [Op("all", html=new.html)]
+    ops: list[Op] = []
+    _diff_children(old, new, ops)
+    return ops
+
+
+def _diff_region(old: Region, new: Region, ops: list[Op]) -> None:
+    if old.html == new.html:
+        return
+    attributes = _attribute_ops(old, new)
+    if attributes is None or not _comparable(old, new):
+        ops.append(Op("replace", new.key, new.html))
+        return
+    ops.extend(attributes)
+    _diff_children(old, new, ops)
+
+
+def _attributes(tag: str) -> dict[str, str]:
+    return {name: unescape(value or "") for name, value in _ATTR.findall(tag)}
+
+
+def _attribute_ops(old: Region, new: Region) -> list[Op] | None:
+    """The attribute changes from old's start tag to new's; None when they can't keep the
+    attributes' order (a new attribute before a kept one) or the element changed."""
+    if old.tag == new.tag:
+        return []
+    if old.tag.split(" ", 1)[0] != new.tag.split(" ", 1)[0]:
+        return None
+    before, after = _attributes(old.tag), _attributes(new.tag)
+    kept = [name for name in before if name in after]
+    added = [name for name in after if name not in before]
+    if kept + added != list(after):
+        return None
+    ops = [Op("unset", new.key, name=name) for name in before if name not in after]
+    ops += [Op("set", new.key, after[name], name) for name in after
+            if before.get(name) != after[name]]
+    return ops
+
+
+def _comparable(old: Region, new: Region) -> bool:
+    """Whether only the children differ: the same markup around the same children, or the
+    same list whose items changed (same markup before and after the items, nothing between
+    them, the items kept in the same order)."""
+    if old.shell == new.shell and old.child_keys() == new.child_keys():
+        return True
+    if not old.children or not new.children:
+        return False
+    if old.shell[0] != new.shell[0] or old.shell[-1] != new.shell[-1]:
+        return False
+    if any(old.shell[1:-1]) or any(new.shell[1:-1]):
+        return False
+    old_keys, new_keys = old.child_keys(), new.child_keys()
+    old_set, new_set = set(old_keys), set(new_keys)
+    kept_new = [k for k in new_keys if k in old_set]
+    return bool(kept_new) and kept_new == [k for k in old_keys if k in new_set]
+
+
+def _diff_children(old: Region, new: Region, ops: list[Op]) -> None:
+    before = {c.key: c for c in old.children}
+    wanted = set(new.child_keys())
+    ops.extend(Op("remove", c.key) for c in old.children if c.key not in wanted)
+    previous: str | None = None
+    pending: list[Region] = []  # new items before the first kept one
+    for child in new.children:
+        if child.key in before:
+            ops.extend(Op("before", child.key, p.html) for p in pending)
+            pending = []
+            _diff_region(before[child.key], child, ops)
+            previous = child.key
+        elif previous is None:
+            pending.append(child)
+        else:
+            ops.append(Op("after", previous, child.html))
+            previous = child.key
