@@ -9,12 +9,13 @@ Playwright's own is installed) it loads, --runs times each, alternating:
 - game: the app (index.html).
 
 Each run uses a fresh persistent profile. cold: the first visit (empty profile and caches);
-warm: the page opened again in the same profile once the first visit is over (the game's
-service worker installed, so it boots from its cache; the bare page has no service worker and
-boots from the HTTP cache, revalidated: the dev server sends no-cache). Times are in-page, from
-navigation start: first paint (the paint timing API's first-contentful-paint: the shell's title)
-and ready (html[data-ready=true], set by the game when it is interactive and by the bare page
-when loadPyodide() has resolved).
+warm: the page opened again in the same profile once the first visit is over (the game's service
+worker installed, so it boots from its cache; the bare page has no service worker and boots from
+the HTTP cache, revalidated: the dev server sends no-cache). Times are in-page, from navigation
+start (also printed: when the wasm is instantiated and, for the game, PyScript's py:ready, to
+show where the boot goes): first paint (the paint timing API's first-contentful-paint: the
+shell's title) and ready (html[data-ready=true], set by the game when it is interactive and by
+the bare page when loadPyodide() has resolved).
 
 First-visit bytes: what really came over the network during the first visit, the service
 worker's install included: the dev server's log of its answers with a body (status 200; a
@@ -68,9 +69,17 @@ await loadPyodide();
 document.documentElement.dataset.ready = "true";
 </script></body></html>
 """
-# Records when html[data-ready] turns "true", and every click and DOM mutation, in-page.
+# Records when html[data-ready] turns "true", when the wasm runtime is instantiated, when
+# PyScript is about to run the app (py:ready), and every click and DOM mutation, in-page.
 TIMING = """(() => {
-  const lc = window.__lc = {ready: null, clicks: [], mutations: []};
+  const lc = window.__lc = {ready: null, wasm: null, pyReady: null, clicks: [], mutations: []};
+  const instantiate = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = function (...args) {
+    const result = instantiate.apply(this, args);
+    result.then(() => { if (lc.wasm === null) lc.wasm = performance.now(); }, () => {});
+    return result;
+  };
+  addEventListener("py:ready", () => { if (lc.pyReady === null) lc.pyReady = performance.now(); });
   new MutationObserver(() => {
     if (lc.ready === null && document.documentElement?.dataset.ready === "true") {
       lc.ready = performance.now();
@@ -89,6 +98,8 @@ TIMING = """(() => {
 TIMES = """() => ({
   paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
   ready: window.__lc.ready,
+  wasm: window.__lc.wasm,
+  pyReady: window.__lc.pyReady,
 })"""
 READY = "() => document.documentElement.dataset.ready === 'true'"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
@@ -167,7 +178,9 @@ def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
     shutil.rmtree(profile, ignore_errors=True)
     return {"cold paint": cold["paint"], "cold ready": cold["ready"],
             "warm paint": warm["paint"], "warm ready": warm["ready"],
-            "bytes raw": raw, "bytes brotli": br, "bytes gzip": gz}
+            "bytes raw": raw, "bytes brotli": br, "bytes gzip": gz,
+            "cold wasm": cold["wasm"], "warm wasm": warm["wasm"],
+            "cold py:ready": cold["pyReady"], "warm py:ready": warm["pyReady"]}
 
 
 def move_latencies(pw: Playwright, url: str, tmp: Path, seed: int) -> dict[str, list[float]]:
@@ -264,6 +277,15 @@ def main() -> int:
         for figure in ("cold ready", "warm ready"):
             values = ", ".join(f"{r[figure]:.0f}" for r in runs[kind])
             print(f"  {kind} {figure}: {values}")
+    print("\nwhere the boot goes (medians, ms from navigation): wasm instantiated -> PyScript "
+          "about to run the app (py:ready) -> ready")
+    for kind in ("bare", "game"):
+        for load in ("cold", "warm"):
+            marks = [(name, [r[f"{load} {name}"] for r in runs[kind]])
+                     for name in ("wasm", "py:ready", "ready")]
+            print(f"  {kind} {load}: " + "  ".join(
+                f"{name} {statistics.median(values):.0f}" for name, values in marks
+                if None not in values))
     if latencies:
         every = [v for values in latencies.values() for v in values]
         print(f"\nmove latency, click -> DOM updated, one 3-round match ({len(every)} clicks)")
