@@ -379,13 +379,18 @@ def estimate(sim: Sim, p: int, style: Style = CAREFUL) -> float:
     return sum(v for v, com in zip(k.value, k.committed) if com)
 
 
-def playout(sim: Sim, turns: int = 1000, style: Style = CAREFUL) -> tuple[float, float]:
+def playout(sim: Sim, turns: int = 1000, style: Style = CAREFUL,
+            seat_styles: tuple[Style, Style] | None = None) -> tuple[float, float]:
     """Play on by the policy (in place) for at most ``turns`` turns; return both players'
-    round scores if the round ended, else their ``estimate``."""
+    round scores if the round ended, else their ``estimate`` (in ``style``).
+
+    ``seat_styles`` gives each seat its own style of play (default: ``style`` for both).
+    """
+    styles = seat_styles or (style, style)
     if sim.phase == 1 and not sim.over:
-        sim.apply(choose_draw(sim, sim.to_act, style=style))
+        sim.apply(choose_draw(sim, sim.to_act, style=styles[sim.to_act]))
     while not sim.over and turns > 0:
-        play_turn(sim, style)
+        play_turn(sim, styles[sim.to_act])
         turns -= 1
     if sim.over:
         a, b = sim.round_scores()
