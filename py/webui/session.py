@@ -14,7 +14,8 @@ from lostcities.protocol import ProtocolError, decode_json
 
 from webui.botseat import BotMatch, is_bot_match
 from webui.driver import LocalMatch, Seat
-from webui.screens import render_screen, screen_name
+from webui.screens import render_doc, render_screen, screen_name
+from webui.table import Extras
 from webui.uistate import UiState
 
 SAVE_APP = "lostcities-webui"
@@ -63,6 +64,11 @@ class Session:
         """(screen name, HTML) for the current view."""
         view = self.view()
         return screen_name(view, self.ui), render_screen(view, self.ui, lang)
+
+    def render_doc(self, lang: str, extras: Extras = Extras()) -> tuple[str, str]:
+        """(screen name, HTML with its regions marked, regions.py) for the current view."""
+        view = self.view()
+        return screen_name(view, self.ui), render_doc(view, self.ui, lang, extras)
 
     def handle(self, action: str, data: dict[str, str]) -> None:
         """Carry out a table action; a refused move leaves its reason in `ui.message`.

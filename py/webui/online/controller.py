@@ -29,8 +29,10 @@ from webui.online.screens import (
 from webui.botseat import run_sliced
 from webui.hint import can_hint, hint_steps, render_hint
 from webui.i18n import t
+from webui.regions import keyed
 from webui.session import TABLE_ACTIONS, Session, parse_save
 from webui.setup import Setup
+from webui.table import Extras
 
 HOST_KEY = "lostcities-online-host"
 GUEST_KEY = "lostcities-online-guest"
@@ -206,6 +208,16 @@ class OnlineController:
         self._rerender()
         return True
 
+    def _match_doc(self, session: Session, lang: str, bar: str) -> tuple[str, str]:
+        """(screen, keyed HTML) of the match under its connection `bar`: the page updates
+        only the regions that changed; the hint sits in the hand area, as offline."""
+        name = session.screen()
+        hint = render_hint(session.view(), self.hint, lang) if name == "turn" else ""
+        log = js.document.querySelector("#screen details.log[open]")
+        extras = Extras(hint=hint, log_open=log is not None and log is not jsnull)
+        name, doc = session.render_doc(lang, extras)
+        return name, keyed("online-bar", f'<div class="online-bar">{bar}</div>') + doc
+
     def _ask_hint(self, session: Session) -> None:
         """Work out what the Hard bot would play from this player's own view (in slices)."""
         view = session.view()
@@ -301,13 +313,11 @@ class OnlineController:
     def _render_host(self, lang: str) -> tuple[str, str]:
         host, net = self.host, self._host_net
         if self.session is not None and host is not None:
-            screen, html = self.session.render(lang)
             state = host.connection(now()) or "reconnecting"
             self._shown_state = state
-            view = self.session.view()
-            bar = status_bar(lang, state, host.guest_name, host.code, sync_mark(view),
-                             confirm_leave=self.confirm_leave)
-            return screen, bar + render_hint(view, self.hint, lang) + html
+            bar = status_bar(lang, state, host.guest_name, host.code,
+                             sync_mark(self.session.view()), confirm_leave=self.confirm_leave)
+            return self._match_doc(self.session, lang, bar)
         notice = None
         if net is not None and net.status is not None:
             notice = self._net_notice(lang, net.status)
@@ -372,14 +382,13 @@ class OnlineController:
         guest, net = self.guest, self._guest_net
         assert guest is not None
         if self.session is not None and guest.has_match:
-            screen, html = self.session.render(lang)
             state = guest.connection(now())
             self._shown_state = state
             view = guest.view()
             bar = status_bar(lang, state, view["names"][1 - guest.seat], guest.code,
                              sync_mark(view), guest.error, guest.reload_needed,
                              self.confirm_leave, guest.host_away)
-            return screen, bar + render_hint(view, self.hint, lang) + html
+            return self._match_doc(self.session, lang, bar)
         notice = None
         if guest.refused or guest.reload_needed:
             notice = guest.refused or guest.reload_needed
