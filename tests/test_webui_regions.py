@@ -135,6 +135,8 @@ def test_updates_give_the_new_screen_and_a_pick_touches_little(options: Options)
     assert "remove:card" in kinds["play"] | kinds["discard"]
     moves = set().union(*(kinds[k] for k in ("select", "play", "discard", "undo")))
     assert not any(k.startswith("all:") or k.startswith("replace:hand") for k in moves)
+    # cards and buttons are enabled, disabled and picked in place (the focus stays on them)
+    assert not moves & {"replace:card", "replace:play", "replace:discard", "replace:undo"}
 
 
 def test_the_plain_screen_is_the_keyed_one_without_markers() -> None:

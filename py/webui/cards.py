@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from webui.i18n import t
 
@@ -15,7 +16,14 @@ def parse_card(code: str) -> tuple[str, int | None]:
 
     Raises ValueError on anything that is not a card code.
     """
-    if not isinstance(code, str) or len(code) < 2 or code[0] not in COLOUR_ORDER:
+    if not isinstance(code, str):
+        raise ValueError(f"not a card: {code!r}")
+    return _parse_card(code)
+
+
+@lru_cache(maxsize=256)
+def _parse_card(code: str) -> tuple[str, int | None]:
+    if len(code) < 2 or code[0] not in COLOUR_ORDER:
         raise ValueError(f"not a card: {code!r}")
     rest = code[1:]
     if rest == "H":
@@ -41,6 +49,7 @@ def colour_name(lang: str, colour: str, feminine: bool = False) -> str:
     return t(lang, f"colour.f.{colour}" if feminine else f"colour.{colour}")
 
 
+@lru_cache(maxsize=512)
 def card_name(lang: str, code: str) -> str:
     """The accessible name of a card: ``"Red 7"``, ``"Rojo 7"``, ``"Red handshake"``."""
     colour, number = parse_card(code)

@@ -20,9 +20,21 @@ def legal(view: View) -> list[Move]:
     return [m for m in moves if isinstance(m, dict)]
 
 
+_last: list[tuple[View, frozenset[tuple[tuple[str, Any], ...]]]] = []
+
+
+def _legal_keys(view: View) -> frozenset[tuple[tuple[str, Any], ...]]:
+    """The legal moves as hashable keys, kept for the last view asked about (a render asks
+    about one view many times; views are not changed once made)."""
+    if not _last or _last[0][0] is not view:
+        keys = frozenset(tuple(sorted(m.items())) for m in legal(view))
+        _last[:] = [(view, keys)]
+    return _last[0][1]
+
+
 def is_legal(view: View, move: Move) -> bool:
     """Whether exactly `move` is among the legal moves of the view."""
-    return move in legal(view)
+    return tuple(sorted(move.items())) in _legal_keys(view)
 
 
 def has_type(view: View, move_type: str) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from html import unescape
 from typing import NamedTuple
 
@@ -48,16 +49,44 @@ def plain(doc: str) -> str:
     return _MARK.sub("", doc)
 
 
-@dataclass
+@dataclass(eq=False)
 class Region:
-    """One region of a parsed document: its HTML, its start tag, and its own markup around
-    its child regions (``shell``: the texts before, between and after them)."""
+    """One region of a parsed document: where its text lies in the document, and its child
+    regions. The text is compared as it is in the document, markers included; the HTML and
+    the markup around the children are cut out only for the regions that changed."""
 
     key: str
-    html: str = ""
-    tag: str = ""
-    shell: list[str] = field(default_factory=lambda: [""])
+    doc: str  # the whole document, markers included
+    start: int  # the region's text (its markers left out) is doc[start:end]
+    end: int = 0
+    outer: tuple[int, int] = (0, 0)  # the region with its markers: doc[outer[0]:outer[1]]
     children: list[Region] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The region's text in the document, with the markers of its children."""
+        return self.doc[self.start:self.end]
+
+    @cached_property
+    def html(self) -> str:
+        """The region's HTML."""
+        return plain(self.text)
+
+    @cached_property
+    def tag(self) -> str:
+        """The region's start tag (``""`` for the root)."""
+        if not self.key:
+            return ""
+        return self.doc[self.start:self.doc.index(">", self.start) + 1]  # values escape ">"
+
+    @cached_property
+    def shell(self) -> list[str]:
+        """The region's own markup before, between and after its children (tag left out)."""
+        cuts = [self.start + len(self.tag)]
+        for child in self.children:
+            cuts += child.outer
+        cuts.append(self.end)
+        return [self.doc[cuts[i]:cuts[i + 1]] for i in range(0, len(cuts), 2)]
 
     def child_keys(self) -> list[str]:
         """The keys of the direct children, in order."""
@@ -65,36 +94,29 @@ class Region:
 
 
 def parse(doc: str) -> Region:
-    """The region tree of a document made with `keyed` (the root's key and tag are ``""``).
+    """The region tree of a document made with `keyed` (the root's key is ``""``).
 
     Raises ValueError on unbalanced markers."""
-    stack = [Region("")]
-    texts: list[list[str]] = [[]]  # each open region's HTML so far
-    position = 0
-    for mark in _MARK.finditer(doc):
-        text = doc[position:mark.start()]
-        position = mark.end()
-        texts[-1].append(text)
-        stack[-1].shell[-1] += text
-        if mark.group(1) is not None:
-            stack.append(Region(mark.group(1)))
-            texts.append([])
+    root = Region("", doc, 0, len(doc), (0, len(doc)))
+    stack = [root]
+    opening, closing = doc.find(_OPEN), doc.find(_CLOSE)  # str.find: no regex on the way
+    while opening >= 0 or closing >= 0:
+        if opening >= 0 and (closing < 0 or opening < closing):
+            middle = doc.find(_MID, opening)
+            if middle < 0:
+                raise ValueError("a region's key never ends")
+            region = Region(doc[opening + 1:middle], doc, middle + 1, 0, (opening, 0))
+            stack[-1].children.append(region)
+            stack.append(region)
+            opening = doc.find(_OPEN, middle)
             continue
         if len(stack) == 1:
             raise ValueError("a region closes that never opened")
         done = stack.pop()
-        done.html = "".join(texts.pop())
-        end = done.shell[0].index(">") + 1  # attribute values are escaped: no ">" inside
-        done.tag, done.shell[0] = done.shell[0][:end], done.shell[0][end:]
-        stack[-1].children.append(done)
-        stack[-1].shell.append("")
-        texts[-1].append(done.html)
+        done.end, done.outer = closing, (done.outer[0], closing + 1)
+        closing = doc.find(_CLOSE, closing + 1)
     if len(stack) != 1:
         raise ValueError(f"region {stack[-1].key!r} never closes")
-    root = stack[0]
-    rest = doc[position:]
-    root.shell[-1] += rest
-    root.html = "".join(texts[0]) + rest
     return root
 
 
@@ -112,7 +134,7 @@ class Op(NamedTuple):
 
 def diff(old: Region | None, new: Region) -> list[Op]:
     """The operations that turn the document `old` (None: nothing shown yet) into `new`."""
-    if old is not None and old.html == new.html:
+    if old is not None and old.text == new.text:
         return []
     if old is None or not _comparable(old, new):
         return [Op("all", html=new.html)]
@@ -122,7 +144,7 @@ def diff(old: Region | None, new: Region) -> list[Op]:
 
 
 def _diff_region(old: Region, new: Region, ops: list[Op]) -> None:
-    if old.html == new.html:
+    if old.text == new.text:
         return
     attributes = _attribute_ops(old, new)
     if attributes is None or not _comparable(old, new):
