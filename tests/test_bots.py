@@ -272,3 +272,10 @@ def test_a_bot_knows_both_shut_piles_and_keeps_them_in_its_worlds() -> None:
         sim.draw(DECK)
         sim.play(sim.hands[0][0])
         assert sim.can_draw(red) and not sim.can_draw(green)
+
+
+def test_bots_who_both_know_a_bad_deck_top_do_not_swap_junk_for_ever() -> None:
+    """With Radio, both players knew a useless deck top and took junk from the piles turn
+    after turn (1549 moves in this match, and some matches never ended): the deck must win."""
+    result = play_match((StrongBot(playouts=100), HeuristicBot()), ALL, seed=10, first_player=0)
+    assert result.moves < 800

@@ -346,6 +346,9 @@ def choose_draw(sim: Sim, p: int, peek: int = -1, k: Colours | None = None,
         k = Colours(sim, p, style)
     deck_n = len(sim.deck)
     deck_gain = 2.5 if peek < 0 else _take_gain(sim, p, peek, k) + 0.5 * _feed(sim, p, peek)
+    # A known bad top card is no worse than junk from a pile, and drawing it moves the round
+    # on: two players who both know the top could otherwise swap junk for ever.
+    deck_gain = max(deck_gain, 0.0)
     if deck_n == 1:
         # Drawing the last card ends the round: only worth it if playing on gains nothing.
         deck_gain += 0.0 if k.pending == 0 else -3.0 * min(k.pending, 3)
@@ -353,8 +356,9 @@ def choose_draw(sim: Sim, p: int, peek: int = -1, k: Colours | None = None,
     best_gain = deck_gain
     need_turns = k.pending > k.turns and deck_n <= 12
     for c in range(sim.ncol):
-        if not sim.can_draw(c):
-            continue
+        if c == sim.locked or not sim.can_draw(c):
+            continue  # taking back the card just discarded (Open Piles) is a pass: never
+            # pass, or two policy players could pass to each other for ever
         card = sim.piles[c][-1]
         gain = _take_gain(sim, p, card, k) + 0.5 * _feed(sim, p, card)
         if need_turns:
