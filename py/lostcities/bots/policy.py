@@ -336,6 +336,10 @@ def _take_gain(sim: Sim, p: int, card: int, k: Colours) -> float:
     return -1.0
 
 
+UNKNOWN_DECK_GAIN = 2.5
+"""What the policy expects from drawing an unknown deck card."""
+
+
 def choose_draw(sim: Sim, p: int, peek: int = -1, k: Colours | None = None,
                 style: Style = CAREFUL) -> Action:
     """The draw of player ``p`` (to act, phase draw); ``peek`` is the deck top if known.
@@ -345,10 +349,12 @@ def choose_draw(sim: Sim, p: int, peek: int = -1, k: Colours | None = None,
     if k is None:
         k = Colours(sim, p, style)
     deck_n = len(sim.deck)
-    deck_gain = 2.5 if peek < 0 else _take_gain(sim, p, peek, k) + 0.5 * _feed(sim, p, peek)
-    # A known bad top card is no worse than junk from a pile, and drawing it moves the round
-    # on: two players who both know the top could otherwise swap junk for ever.
-    deck_gain = max(deck_gain, 0.0)
+    deck_gain = UNKNOWN_DECK_GAIN
+    if peek >= 0:
+        deck_gain = _take_gain(sim, p, peek, k) + 0.5 * _feed(sim, p, peek)
+    # A known bad top card counts as much as an unknown one: drawing it moves the round on, and
+    # two players who both know the top could otherwise swap junk (or stall) for ever.
+    deck_gain = max(deck_gain, UNKNOWN_DECK_GAIN)
     if deck_n == 1:
         # Drawing the last card ends the round: only worth it if playing on gains nothing.
         deck_gain += 0.0 if k.pending == 0 else -3.0 * min(k.pending, 3)
