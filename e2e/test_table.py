@@ -271,6 +271,36 @@ def test_a_reload_mid_turn_resumes_identical(open_app: Callable[..., AppPage]) -
     assert page.locator('#app [data-action="discard"]').is_disabled()
 
 
+def test_the_save_waits_for_the_paint_and_is_never_lost(
+        open_app: Callable[..., AppPage]) -> None:
+    """A move is saved after it is painted (off the click's path), and a save still pending
+    when the page is hidden or left is written then."""
+    app = open_table(open_app)
+    page = app.page
+    click(page, {"action": "start"})
+    click(page, {"action": "ready"})
+    saved = f"() => JSON.parse(localStorage.getItem('{SAVE_KEY}')).match.state.phase"
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 20)))")
+    page.evaluate("window.requestAnimationFrame = () => 0")  # no frame is painted any more
+    page.locator('#app [data-action="select"]').first.click()
+    click(page, {"action": "discard"})
+    assert page.evaluate("document.body.dataset.screen") == "turn"
+    page.wait_for_timeout(200)
+    assert page.evaluate(saved) == "play"  # not painted: still to be saved
+    page.evaluate("Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
+                  " document.dispatchEvent(new Event('visibilitychange'))")
+    assert page.evaluate(saved) == "draw"  # hidden: written at once
+    page.evaluate("delete document.hidden")
+    click(page, {"action": "draw", "source": "deck"})
+    page.wait_for_timeout(200)
+    assert page.evaluate(saved) == "draw"
+    page.reload()  # left with the draw unsaved: pagehide writes it
+    wait_ready(page, page_errors=app.page_errors)
+    assert page.evaluate("document.body.dataset.screen") == "handoff"
+    assert page.evaluate(saved) == "play"
+    assert app.page_errors == [] and app.console_errors == []
+
+
 def test_a_corrupt_save_is_reported_and_set_aside(open_app: Callable[..., AppPage]) -> None:
     app = open_table(open_app)
     page = app.page

@@ -6,6 +6,8 @@ screen's update crosses back once (each crossing of Pyodide's FFI costs time).
   attributes as a JSON object (names without ``data-``; ``data-region`` left out).
 - `Patcher`: carries out regions.py's operations on a container in one call, and says where
   the keyboard focus was.
+- `AfterPaint`: runs a callback once the change on screen has been painted (the save after a
+  move), and at once when the page is hidden or left, so that nothing pending is lost.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 from typing import Any
 
 import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from webui.regions import Op
 
@@ -73,3 +76,44 @@ class Patcher:
         is still in the page). When a region is missing, the operations stop there."""
         result = json.loads(str(self._patch(self.container, json.dumps(ops), self._keys)))
         return bool(result["ok"]), result["focus"], bool(result["kept"])
+
+
+_AFTER_PAINT = """
+let due = false;
+const run = () => { if (due) { due = false; callback(); } };
+addEventListener("pagehide", run);
+document.addEventListener("visibilitychange", () => { if (document.hidden) run(); });
+return {
+  request() {
+    if (due) return;
+    due = true;
+    // a task after the next frame; a hidden page paints no frames: a task at once
+    if (document.hidden) setTimeout(run, 0);
+    else requestAnimationFrame(() => setTimeout(run, 0));
+  },
+  flush: run,
+  pending: () => due,
+};
+"""
+
+
+class AfterPaint:
+    """Runs `callback()` once after the next paint, however often it is requested before;
+    at once (if still due) when the page is hidden (visibilitychange) or left (pagehide)."""
+
+    def __init__(self, callback: Any) -> None:
+        self._proxy = create_proxy(callback)
+        self._js = js.Function("callback", _AFTER_PAINT)(self._proxy)
+
+    def request(self) -> None:
+        """Run the callback after the next paint (once, if requested again meanwhile)."""
+        self._js.request()
+
+    def flush(self) -> None:
+        """Run the callback now if it is due."""
+        self._js.flush()
+
+    @property
+    def pending(self) -> bool:
+        """Whether the callback is due and has not run yet."""
+        return bool(self._js.pending())

@@ -21,7 +21,7 @@ from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from webui import pwa
 from webui.botseat import OPPONENTS, PACE, BotMatch, run_sliced
-from webui.dom import Patcher, click_listener
+from webui.dom import AfterPaint, Patcher, click_listener
 from webui.driver import LocalMatch
 from webui.hint import hint_steps, render_hint
 from webui.html import button, esc
@@ -68,6 +68,7 @@ class Page:
         self.hint: dict[str, Any] | None = None  # {"view", "move"}: move None while thinking
         self._proxies = [create_proxy(self.on_click), create_proxy(self.on_key)]
         self._listener = click_listener(self._proxies[0])
+        self._save_later = AfterPaint(self._write_save)  # the save waits for the paint
         self.online = OnlineController(self.render, self.render)  # lobby, room, online match
         self._shown: Region | None = None  # the screen's regions as they are in the DOM
         self._written: dict[str, object] = {}  # other things last written to the page
@@ -278,9 +279,19 @@ class Page:
             self.render()
 
     def save(self) -> None:
-        """Save the match in the browser's storage (after every move)."""
-        if self.session is not None:
+        """Save the match in the browser's storage (after every move) once the move is on
+        screen: after the next paint, or at once when the page is hidden or left."""
+        self._save_later.request()
+
+    def _write_save(self) -> None:
+        if self.session is None:
+            return
+        try:
             js.localStorage.setItem(SAVE_KEY, self.session.save_text())
+        except Exception as exc:  # storage full or refused: keep playing, say so
+            js.console.error(f"save: {exc!r}")
+            self.notice = t(self.lang, "error.engine", reason=str(exc))
+            self.render()
 
     # -- rendering ---------------------------------------------------------------------------
 
