@@ -91,8 +91,6 @@ return {
     if (document.hidden) setTimeout(run, 0);
     else requestAnimationFrame(() => setTimeout(run, 0));
   },
-  flush: run,
-  pending: () => due,
 };
 """
 
@@ -108,12 +106,3 @@ class AfterPaint:
     def request(self) -> None:
         """Run the callback after the next paint (once, if requested again meanwhile)."""
         self._js.request()
-
-    def flush(self) -> None:
-        """Run the callback now if it is due."""
-        self._js.flush()
-
-    @property
-    def pending(self) -> bool:
-        """Whether the callback is due and has not run yet."""
-        return bool(self._js.pending())

@@ -31,7 +31,6 @@ from webui.regions import Region, diff, parse
 from webui.screens import render_doc, render_rules, screen_name
 from webui.session import TABLE_ACTIONS, Session
 from webui.setup import OPTION_FIELDS, parse_setup
-from webui.symbols import sprite
 from webui.table import Extras
 
 SAVE_KEY = "lostcities.match"
@@ -80,8 +79,8 @@ class Page:
         app = _query("#app")
         app.insertAdjacentHTML(
             "beforeend",
-            f'{sprite()}<div id="notice"></div><div id="screen" hidden></div>'
-            f'<div id="rules" hidden></div>',
+            '<div id="notice"></div><div id="screen" hidden></div>'
+            '<div id="rules" hidden></div>',
         )
         self._screen, self._notice = _query("#screen"), _query("#notice")
         self._rules, self._setup = _query("#rules"), _query("#setup")
