@@ -12,6 +12,13 @@
  *   player accepts does the page post {type: "skip-waiting"}. activate then deletes the caches
  *   of every other version.
  * - message {type: "version"} answers {version} on the message port (for tests and the UI).
+ * - bytecode: Pyodide compiles every module from source at each boot. Once a page has booted,
+ *   it compiles the standard library zip and the app (py/webui/bytecode.py) and posts
+ *   {type: "bytecode", source, zip}; the zip is kept in this version's cache (under
+ *   BYTECODE_KEY) if `source`, the hash of the zip the page booted from, is this version's
+ *   python_stdlib.zip, and the runtime's request for python_stdlib.zip gets it from then on.
+ *   A new version starts without it (its cache is new) until a page of it posts one again.
+ *   {type: "drop-bytecode"} deletes it (static/pyodide-early.mjs, when a boot from it failed).
  */
 "use strict";
 
@@ -24,6 +31,10 @@ const PAGE = new URL("./", self.location).href;
 /* Where each cache keeps the list it was filled from (never a real file of the site). */
 const LIST_KEY = new URL("./__precache-list__.json", self.location).href;
 const JOIN = /^join\/([A-Za-z0-9_-]{1,64})\/?$/;
+const STDLIB = "static/vendor/pyodide/python_stdlib.zip";
+const STDLIB_URL = new URL(STDLIB, self.location).href;
+const BYTECODE_KEY = new URL("./__bytecode-stdlib__.zip", self.location).href;
+const BYTECODE_MAX_BYTES = 32 * 1024 * 1024;
 
 function absolute(url) {
   return new URL(url, self.location).href;
@@ -88,12 +99,30 @@ self.addEventListener("message", (event) => {
     self.skipWaiting();
   } else if (type === "version" && event.ports[0]) {
     event.ports[0].postMessage({version: PRECACHE.version});
+  } else if (type === "bytecode" && event.ports[0]) {
+    event.waitUntil(keepBytecode(event.data).then((answer) => event.ports[0].postMessage(answer)));
+  } else if (type === "drop-bytecode") {
+    event.waitUntil(caches.open(CACHE).then((cache) => cache.delete(BYTECODE_KEY))
+                                      .then(() => event.ports[0]?.postMessage({dropped: true})));
   }
 });
 
+async function keepBytecode({source, zip}) {
+  const stdlib = PRECACHE.files.find((file) => file.url === STDLIB);
+  if (!stdlib || source !== stdlib.hash) return {kept: false, reason: "built from another version"};
+  if (!(zip instanceof ArrayBuffer) || zip.byteLength > BYTECODE_MAX_BYTES
+      || zip.byteLength < 4 || new DataView(zip).getUint32(0, true) !== 0x04034b50) {
+    return {kept: false, reason: "not a zip"};
+  }
+  await (await caches.open(CACHE)).put(BYTECODE_KEY, new Response(zip, {
+    headers: {"Content-Type": "application/zip", "Content-Length": String(zip.byteLength)}}));
+  return {kept: true, reason: ""};
+}
+
 async function fromCache(request) {
   const cache = await caches.open(CACHE);
-  const hit = await cache.match(request, {ignoreSearch: true});
+  const bytecode = request.url === STDLIB_URL ? await cache.match(BYTECODE_KEY) : undefined;
+  const hit = bytecode || await cache.match(request, {ignoreSearch: true});
   return hit || fetch(request);
 }
 

@@ -1,12 +1,14 @@
 """Benchmark: download size, load times, move latency and online propagation (issue 8).
 
-    .venv/bin/python scripts/bench_load.py [--runs 5] [--no-moves] [--no-online]
+    .venv/bin/python scripts/bench_load.py [--runs 5] [--no-moves] [--no-online] [--baseline REV]
 
 Prints a table of figures; asserts nothing. In one run of one headless Chromium (Debian's unless
 Playwright's own is installed) it loads, --runs times each, alternating:
 
 - bare: a page that only calls loadPyodide() from the same vendored files (static/vendor);
-- game: the app (index.html).
+- game: the app (index.html);
+- base, with --baseline REV: the app built from git revision REV (e.g. the commit before a
+  change), served by its own server, so a change is measured against the same machine load.
 
 Each run uses a fresh persistent profile. cold: the first visit (empty profile and caches);
 warm: the page opened again in the same profile once the first visit is over (the game's service
@@ -52,11 +54,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
-from site_browser import Site, chromium_options, served_site  # scripts/site_browser.py
+# scripts/site_browser.py
+from site_browser import Site, build_revision, chromium_options, served_site
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path.home() / ".cache" / "lostcities-bench" / "sizes.json"
@@ -156,13 +160,13 @@ def load(context: BrowserContext, url: str) -> tuple[Page, dict[str, float]]:
 
 def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
             cache: dict[str, list[int]]) -> dict[str, float]:
-    """Cold and warm loads of one kind ("bare" or "game") in a fresh profile."""
+    """Cold and warm loads of one kind ("bare", "game" or "base") in a fresh profile."""
     profile = tmp / f"profile-{kind}-{time.monotonic_ns()}"
     context = launch(pw, profile)
     before = len(site.requests())
     target = site.url + ("bare.html" if kind == "bare" else "")
     page, cold = load(context, target)
-    if kind == "game":
+    if kind != "bare":
         page.wait_for_function(CONTROLLED, timeout=300_000)  # the precache is complete
     raw = br = gz = 0
     # What came over the network: the server's 200 answers (a 304 sends no body).
@@ -246,17 +250,25 @@ def main() -> int:
     parser.add_argument("--no-moves", action="store_true", help="skip the move latency")
     parser.add_argument("--no-online", action="store_true", help="skip bench_online.py")
     parser.add_argument("--online-moves", type=int, default=60)
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also load the game built from git revision REV, alternating")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     cache = json.loads(CACHE.read_text()) if CACHE.is_file() else {}
     runs: dict[str, list[dict[str, float]]] = {"bare": [], "game": []}
     latencies: dict[str, list[float]] = {}
-    with served_site(add_bare_page) as site, sync_playwright() as pw, \
-            tempfile.TemporaryDirectory() as tmp:
+    with ExitStack() as stack:
+        site = stack.enter_context(served_site(add_bare_page))
+        sites = {"bare": site, "game": site}
+        if args.baseline:
+            sites["base"] = stack.enter_context(served_site(build_revision(args.baseline)))
+            runs["base"] = []
+        pw = stack.enter_context(sync_playwright())
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
         for run in range(args.runs):
-            for kind in ("bare", "game"):
-                runs[kind].append(one_run(pw, site, kind, Path(tmp), cache))
+            for kind, served in sites.items():
+                runs[kind].append(one_run(pw, served, kind, Path(tmp), cache))
                 CACHE.write_text(json.dumps(cache))
             print(f"run {run + 1}/{args.runs}: " + ", ".join(
                 f"{kind} cold {r[-1]['cold ready']:.0f} warm {r[-1]['warm ready']:.0f} ms"
@@ -264,22 +276,27 @@ def main() -> int:
         if not args.no_moves:
             latencies = move_latencies(pw, site.url, Path(tmp), seed=1)
     print(f"machine at the end: {machine()}")
-    print(f"\nmedians of {args.runs} runs (ms; bytes in MB)")
-    print(f"{'figure':<22}{'bare':>10}{'game':>10}{'game/bare':>11}")
+    print(f"\nmedians of {args.runs} runs (ms; bytes in MB)"
+          + (f"; base: the game at {args.baseline}" if args.baseline else ""))
+    columns = [kind for kind in runs if kind != "bare"]
+    print(f"{'figure':<22}{'bare':>10}" + "".join(f"{kind:>10}{kind + '/bare':>11}"
+                                                   for kind in columns))
     for figure in ("cold paint", "cold ready", "warm paint", "warm ready",
                    "bytes raw", "bytes brotli", "bytes gzip"):
         bare = statistics.median(r[figure] for r in runs["bare"])
-        game = statistics.median(r[figure] for r in runs["game"])
         scale, unit = (1e6, "{:>10.2f}") if figure.startswith("bytes") else (1, "{:>10.0f}")
-        print(f"{figure:<22}" + unit.format(bare / scale) + unit.format(game / scale)
-              + f"{game / bare:>10.2f}x")
-    for kind in ("bare", "game"):
+        line = f"{figure:<22}" + unit.format(bare / scale)
+        for kind in columns:
+            value = statistics.median(r[figure] for r in runs[kind])
+            line += unit.format(value / scale) + f"{value / bare:>10.2f}x"
+        print(line)
+    for kind in runs:
         for figure in ("cold ready", "warm ready"):
-            values = ", ".join(f"{r[figure]:.0f}" for r in runs[kind])
-            print(f"  {kind} {figure}: {values}")
+            listed = ", ".join(f"{r[figure]:.0f}" for r in runs[kind])
+            print(f"  {kind} {figure}: {listed}")
     print("\nwhere the boot goes (medians, ms from navigation): wasm instantiated -> PyScript "
           "about to run the app (py:ready) -> ready")
-    for kind in ("bare", "game"):
+    for kind in runs:
         for load in ("cold", "warm"):
             marks = [(name, [r[f"{load} {name}"] for r in runs[kind]])
                      for name in ("wasm", "py:ready", "ready")]

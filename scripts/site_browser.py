@@ -51,6 +51,23 @@ class Site:
         return [(m.group(1), int(m.group(2))) for m in LOG_LINE.finditer(text)]
 
 
+def build_revision(rev: str) -> Callable[[Path], None]:
+    """A `served_site` preparation that replaces the site built from this tree by git
+    revision `rev`'s (its own scripts/build.py, this checkout's node_modules)."""
+
+    def prepare(site: Path) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = Path(tmp)
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True,
+                                     capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+            (tree / "node_modules").symlink_to(ROOT / "node_modules")
+            subprocess.run([sys.executable, str(tree / "scripts" / "build.py"), "--dist",
+                            str(site)], check=True, stdout=subprocess.DEVNULL)
+
+    return prepare
+
+
 @contextmanager
 def served_site(prepare: Callable[[Path], None] | None = None) -> Iterator[Site]:
     """The site built by scripts/build.py --dist in a temporary folder, changed by

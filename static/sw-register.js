@@ -5,7 +5,9 @@
  *   applyUpdate()     activates the waiting version and reloads the page once it controls it;
  *                     false if there is none. Call it between games only: never mid-match;
  *   checkForUpdate()  asks the server for a new sw.js / precache list now (a Promise);
- *   version()         a Promise of the precache version of the controlling worker, or null.
+ *   version()         a Promise of the precache version of the controlling worker, or null;
+ *   keepBytecode(source, bytes)  hands the worker the standard library zip with bytecode that
+ *                     the page compiled (py/webui/warm_boot.py): a Promise of {kept, reason}.
  * When an update is ready, <html data-update-ready="true"> is set and "lc:update-ready" is
  * dispatched on window. <html data-storage> becomes "persistent" or "best-effort" once the
  * browser answered navigator.storage.persist().
@@ -66,6 +68,19 @@
     });
   }
 
+  /* Hands the bytecode zip built by the page (py/webui/warm_boot.py) to the active worker;
+   * a Promise of its answer {kept, reason}. source: the hash of the zip the page booted from. */
+  function keepBytecode(source, bytes) {
+    return navigator.serviceWorker.ready.then(function (reg) {
+      return new Promise(function (resolve) {
+        var channel = new MessageChannel();
+        channel.port1.onmessage = function (event) { resolve(event.data); };
+        reg.active.postMessage({type: "bytecode", source: source, zip: bytes.buffer},
+                               [channel.port2, bytes.buffer]);
+      });
+    });
+  }
+
   /* Run start once the game has booted (html[data-ready=true]), so that the first install
    * revalidates the files the boot just downloaded instead of racing it for the bandwidth;
    * BOOT_GRACE_MS after "load" at the latest, in case the boot fails. */
@@ -99,6 +114,7 @@
     },
     checkForUpdate: checkForUpdate,
     version: version,
+    keepBytecode: keepBytecode,
   };
 
   askPersistence();

@@ -17,6 +17,7 @@ import pytest
 
 import lostcities
 from lostcities import Options
+from lostcities.bots import LEVELS
 from lostcities.bots.strong import run_steps
 from webui.botseat import OPPONENTS, BotMatch, level_bot, run_sliced
 from webui.hint import can_hint, describe, hint_steps, reason, render_hint
@@ -206,6 +207,7 @@ def test_the_setup_form_offers_every_opponent() -> None:
     assert select is not None
     assert tuple(re.findall(r'value="([a-z]+)"', select.group(1))) == OPPONENTS
     assert OPPONENTS == ("human", "easy", "medium", "hard")
+    assert OPPONENTS[1:] == tuple(LEVELS)  # botseat names them without importing the bots
 
 
 def test_levels_get_stronger_bots() -> None:

@@ -12,17 +12,21 @@ import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable, Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import lostcities
-from lostcities.bots import LEVELS, Bot, make_bot
-from lostcities.bots.strong import StrongBot
+
+if TYPE_CHECKING:
+    from lostcities.bots import Bot
 
 View = dict[str, Any]
 Move = dict[str, Any]
 Steps = Generator[None, None, Move]
 
-OPPONENTS = ("human", *LEVELS)
+LEVEL_NAMES = ("easy", "medium", "hard")
+"""The keys of ``lostcities.bots.LEVELS``, which is imported (with the bots) only when a bot
+is needed: the page boots without it."""
+OPPONENTS = ("human", *LEVEL_NAMES)
 """Values of the setup's ``data-option="opponent"``: another person, or a bot level."""
 HARD_TIME_LIMIT = 0.7
 """Seconds of wall time a Hard move may think (the page's slices included), so it moves in
@@ -39,6 +43,8 @@ def level_bot(level: str, time_limit: float | None = HARD_TIME_LIMIT,
 
     Hard thinks at most `time_limit` seconds a move (None: its whole playout budget, which
     makes it deterministic); `playouts` overrides the level's budget."""
+    from lostcities.bots import LEVELS, StrongBot, make_bot
+
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
     name, budget = LEVELS[level]
@@ -49,6 +55,8 @@ def level_bot(level: str, time_limit: float | None = HARD_TIME_LIMIT,
 
 def think_steps(bot: Bot, view: View, rng: random.Random) -> Steps:
     """The bot's move for `view` as stepwise work (bots without steps answer at once)."""
+    from lostcities.bots import StrongBot
+
     if isinstance(bot, StrongBot):
         move: Move = yield from bot.choose_steps(view, rng)
         return move
@@ -167,7 +175,7 @@ class BotMatch:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"bad {name}")
         level = data.get("opponent")
-        if level not in LEVELS:
+        if level not in LEVEL_NAMES:
             raise ValueError(f"bad opponent {level!r}")
         seat = data.get("seat")
         if seat not in (0, 1) or isinstance(seat, bool):

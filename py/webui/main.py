@@ -32,6 +32,7 @@ from webui.screens import render_doc, render_rules, screen_name
 from webui.session import TABLE_ACTIONS, Session
 from webui.setup import OPTION_FIELDS, parse_setup
 from webui.table import Extras
+from webui.warm_boot import keep_bytecode
 
 SAVE_KEY = "lostcities.match"
 SET_ASIDE_KEY = "lostcities.match.set-aside"
@@ -71,6 +72,7 @@ class Page:
         self.online = OnlineController(self.render, self.render)  # lobby, room, online match
         self._shown: Region | None = None  # the screen's regions as they are in the DOM
         self._written: dict[str, object] = {}  # other things last written to the page
+        self.last_input = 0.0  # performance.now() of the last click or key press
 
     # -- boot ------------------------------------------------------------------------------
 
@@ -97,6 +99,7 @@ class Page:
         self.render()
         js.document.documentElement.dataset.ready = "true"
         self.kick_bot()  # a resumed match where the computer was to move goes on
+        asyncio.ensure_future(keep_bytecode(lambda: self.last_input))  # for the next boots
 
     def resume(self) -> None:
         """Resume the saved match; a save that can't be loaded is set aside and reported."""
@@ -115,6 +118,7 @@ class Page:
     def on_click(self, text: str) -> None:
         """The one click handler (dom.click_listener): carry out the data-action of the
         enabled button clicked; `text` is its data-* attributes as JSON."""
+        self.last_input = js.performance.now()
         data = json.loads(text)
         action = data.pop("action")
         try:
@@ -127,6 +131,7 @@ class Page:
 
     def on_key(self, event: Any) -> None:
         """Escape leaves the Rules page and closes the sabotage menu."""
+        self.last_input = js.performance.now()
         if event.key != "Escape":
             return
         if self.rules_open:

@@ -1,0 +1,66 @@
+"""Faster next boots: this boot's bytecode kept by the service worker (webui.bytecode, sw.js).
+
+Once the page has booted from sources and the player has left it alone for a moment, it
+compiles, a module at a time and only while no one is clicking, the standard library zip it
+booted from and the app's packages, then hands the new zip to the service worker
+(window.lcPwa.keepBytecode in static/sw-register.js). The next boot gets it.
+
+<html data-bytecode> says how it went: "booted" (this boot ran on kept bytecode), "compiling",
+"kept", "refused" (the worker's version is not the one this page booted from). Without a service
+worker nothing is compiled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import sys
+from collections.abc import Callable
+
+import js  # type: ignore[import-not-found]
+
+QUIET_MS = 1500
+"""Compile only when the last click or key press is at least this old."""
+
+
+def _stdlib_zip() -> str:
+    return next(path for path in sys.path if path.endswith(".zip"))
+
+
+async def _until_quiet(last_input: Callable[[], float]) -> None:
+    await asyncio.sleep(0)  # let the page handle what is waiting
+    while js.performance.now() - last_input() < QUIET_MS:
+        await asyncio.sleep(QUIET_MS / 1000)
+
+
+async def keep_bytecode(last_input: Callable[[], float]) -> None:
+    """Compile and hand the bytecode to the service worker, unless this boot already ran on it.
+
+    `last_input()` is the performance.now() of the player's last click or key press."""
+    await _until_quiet(last_input)
+    from webui.bytecode import UNPACKER, BytecodeZip, app_sources  # zipfile: not at boot
+
+    root = js.document.documentElement
+    if UNPACKER in sys.modules:
+        root.dataset.bytecode = "booted"
+        return
+    bridge = getattr(js.window, "lcPwa", None)
+    if bridge is None or not hasattr(bridge, "keepBytecode"):
+        return
+    if not hasattr(js.navigator, "serviceWorker"):
+        return
+    path = _stdlib_zip()
+    with open(path, "rb") as file:
+        original = file.read()
+    builder = BytecodeZip(path, original, app_sources(os.getcwd()))
+    root.dataset.bytecode = "compiling"
+    while builder.step():
+        await _until_quiet(last_input)
+    data = builder.assemble()
+    buffer = js.Uint8Array.new(len(data))
+    buffer.assign(data)
+    answer = await bridge.keepBytecode(hashlib.sha256(original).hexdigest()[:16], buffer)
+    root.dataset.bytecode = "kept" if answer.kept else "refused"
+    if not answer.kept:
+        js.console.warn(f"bytecode not kept: {answer.reason}")

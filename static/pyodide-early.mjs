@@ -1,0 +1,67 @@
+/* Pyodide booted early: PyScript's "interpreter" module (static/pyscript.json).
+ *
+ * PyScript asks for the interpreter only after its own chunks, its config and the page's
+ * deferred scripts: about half a second after navigation. index.html imports this module at
+ * once (an async module script), and it starts loadPyodide() from the vendored runtime as soon
+ * as the shell has painted (the interpreter's start-up is one long task that would otherwise hold
+ * back the first frame). When PyScript then calls loadPyodide(), it gets that same boot.
+ *
+ * PyScript passes {stdout, stderr, indexURL}: the runtime always comes from ./vendor/pyodide/
+ * next to this file, and the output callbacks are attached once the runtime is up.
+ */
+import { loadPyodide as loadRuntime, version } from "./vendor/pyodide/pyodide.mjs";
+
+const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
+let booting = null;
+
+/* The app's compiled modules, if the service worker served the standard library with the
+ * bytecode a previous boot compiled (py/webui/bytecode.py): written into the __pycache__
+ * folders now, before PyScript writes the app's sources next to them. */
+const UNPACK_BYTECODE = `
+try:
+    import _lc_bytecode
+except ImportError:
+    pass
+`;
+const RETRIED = "lostcities.bytecode-retried";
+
+async function start() {
+  try {
+    const pyodide = await loadRuntime({ indexURL });
+    pyodide.runPython(UNPACK_BYTECODE);
+    return pyodide;
+  } catch (error) {
+    // A boot that fails on the kept bytecode drops it and tries once more from the sources.
+    const worker = navigator.serviceWorker?.controller;
+    if (worker && !sessionStorage.getItem(RETRIED)) {
+      sessionStorage.setItem(RETRIED, "1");
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => location.reload();
+      worker.postMessage({ type: "drop-bytecode" }, [channel.port2]);
+    }
+    throw error;
+  }
+}
+
+function boot() {
+  booting ??= start();
+  return booting;
+}
+
+/* Once the shell's text has painted, or after 250 ms (a hidden tab never paints). */
+new PerformanceObserver((list, observer) => {
+  if (list.getEntriesByName("first-contentful-paint").length) {
+    observer.disconnect();
+    setTimeout(boot, 0);
+  }
+}).observe({ type: "paint", buffered: true });
+setTimeout(boot, 250);
+
+export { version };
+
+export async function loadPyodide({ stdout, stderr } = {}) {
+  const pyodide = await boot();
+  if (stdout) pyodide.setStdout({ batched: stdout });
+  if (stderr) pyodide.setStderr({ batched: stderr });
+  return pyodide;
+}
