@@ -1,13 +1,16 @@
 """Move latency per click kind: where a click's time goes in the real page (issue 8).
 
-    .venv/bin/python scripts/bench_moves.py [--matches 1] [--options] [--seed 1] [--baseline REV]
+    .venv/bin/python scripts/bench_moves.py [--matches 1] [--options] [--seed 1]
+        [--baseline REV ...] [--tree REV]
 
 Builds the site into a temporary folder, serves it (scripts/site_browser.py) and plays
 whole 3-round pass-and-play matches in headless Chromium by random legal clicks: pass the device
 (`ready`), select a card (sometimes another one, or the same one again to drop it), play,
 discard, undo now and then, draw. `--options` turns every option on (jobs, skills, ...).
 `--baseline REV` also builds git revision REV (e.g. the commit before a change) and plays the
-same number of matches there, alternating with this tree's, so both meet the same machine load.
+same number of matches there, alternating with this tree's, so both meet the same machine load
+(give it more than once to compare several revisions). `--tree REV` measures revision REV in
+place of the working tree (whose uncommitted changes may be someone else's work in progress).
 
 For every click on a table button it records, in-page (init script, capture and bubble
 listeners on `window` around the app's delegated handler):
@@ -155,12 +158,15 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=1)
     parser.add_argument("--options", action="store_true", help="every option on")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--baseline", metavar="REV", help="also measure this git revision")
+    parser.add_argument("--baseline", metavar="REV", action="append", default=[],
+                        help="also measure this git revision (repeatable)")
+    parser.add_argument("--tree", metavar="REV", help="measure this revision, not the working tree")
     args = parser.parse_args()
     print(f"machine: {machine()}", flush=True)
-    builds: dict[str, Callable[[Path], None] | None] = {"this tree": None}
-    if args.baseline:
-        builds[args.baseline] = build_revision(args.baseline)
+    builds: dict[str, Callable[[Path], None] | None] = (
+        {args.tree: build_revision(args.tree)} if args.tree else {"this tree": None})
+    for rev in args.baseline:
+        builds[rev] = build_revision(rev)
     clicks: dict[str, list[dict[str, Any]]] = {label: [] for label in builds}
     with ExitStack() as stack:
         pw = stack.enter_context(sync_playwright())

@@ -9,14 +9,17 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import replace
 from html import unescape
 
 import pytest
 
 from lostcities import Options
 from webui.driver import LocalMatch
+from webui.screens import render_doc
 from webui.session import Session
 from webui.setup import parse_setup
+from webui.table import Extras
 
 ALL_ON = Options(rounds=3, sixth_colour=True, jobs=True, skills=True, objectives=True,
                  mixups=True)
@@ -267,3 +270,30 @@ def test_the_mixup_is_announced_to_each_player_once() -> None:
         session.handle("select", {"card": session.view()["hand"][0]})
         session.handle("discard", {})
         session.handle("draw", {"source": "deck"})
+
+
+@pytest.mark.parametrize("options", [Options(), ALL_ON], ids=["plain", "all-options"])
+def test_parts_made_once_are_what_a_fresh_render_makes(options: Options) -> None:
+    """The table's parts are kept from one render to the next (expeditions, piles, hand
+    cards, log lines): each render is the same as one made with nothing kept."""
+    from webui import screens, table
+
+    kept = (table._expedition_html, table._pile_html, table._hand_card, screens._log_item_of)
+    rng = random.Random(4)
+    session = new_session(options, seed=6)
+    for step in range(20_000):
+        lang = "es" if step % 5 == 0 else "en"
+        if step % 97 == 0:  # the same match with other names
+            session.seat._state = replace(session.seat._state, names=("Zoë", f"Ben {step}"))
+        extras = Extras(log_open=step % 3 == 0)
+        view = session.view()
+        made = render_doc(view, session.ui, lang, extras)
+        for cache in kept:
+            cache.cache_clear()
+        assert made == render_doc(view, session.ui, lang, extras)
+        screen, html = session.render("en")
+        if screen == "match-end":
+            break
+        click_bot_step(session, rng, html)
+    else:
+        pytest.fail("the match did not end")

@@ -7,6 +7,7 @@ what changed.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from webui.cards import card_name, colour_name
@@ -65,11 +66,27 @@ def log_line(view: View, event: dict[str, Any], lang: str) -> str:
     return t(lang, "log.other", name=name, type=kind)
 
 
+def _log_item(index: int, event: dict[str, Any], names: tuple[str, ...], lang: str) -> str:
+    """The log's item `index` (made once: the log grows by one line a move)."""
+    try:
+        return _log_item_of(index, tuple(event.items()), names, lang)
+    except TypeError:  # something unhashable in a peer's view: made, not kept
+        return _log_item_of.__wrapped__(index, tuple(event.items()), names, lang)
+
+
+@lru_cache(maxsize=512)
+def _log_item_of(index: int, event: tuple[tuple[str, Any], ...], names: tuple[str, ...],
+                 lang: str) -> str:
+    line = log_line({"names": names}, dict(event), lang)
+    return keyed(f"event-{index}", f"<li>{esc(line)}</li>")
+
+
 def render_log(view: View, lang: str, open_: bool = False) -> str:
     """The move log, newest first, in a ``<details>`` (folded away unless `open_`)."""
     events = [e for e in (view.get("log") or []) if isinstance(e, dict)]
     first = max(len(events) - LOG_LINES, 0)
-    items = "".join(keyed(f"event-{i}", f"<li>{esc(log_line(view, events[i], lang))}</li>")
+    names = tuple(view["names"])
+    items = "".join(_log_item(i, events[i], names, lang)
                     for i in reversed(range(first, len(events))))
     body = (keyed("events", f"<ol>{items}</ol>") if items
             else f'<p>{esc(t(lang, "log.empty"))}</p>')

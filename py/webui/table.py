@@ -9,6 +9,7 @@ that changed: a card picked in the hand is two cards, the status line and the ac
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from webui.cards import card_name, colour_name, parse_card, sort_hand
@@ -65,13 +66,20 @@ def top_bar(view: View, lang: str) -> str:
 
 def _expedition(view: View, player: int, colour: str, lang: str, fresh: str | None) -> str:
     cards: list[str] = view["expeditions"][player].get(colour, [])
-    score = view["scores"][player].get(colour, 0)
-    name = view["names"][player]
+    return _expedition_html(player, colour, tuple(cards), view["scores"][player].get(colour, 0),
+                            view["names"][player], lang, bool(cards) and cards[-1] == fresh)
+
+
+@lru_cache(maxsize=256)
+def _expedition_html(player: int, colour: str, cards: tuple[str, ...], score: int, name: str,
+                     lang: str, fresh_last: bool) -> str:
+    """An expedition (its HTML depends on these only: most are unchanged from a click to
+    the next, so they are made once)."""
     listed = ", ".join(card_name(lang, c) for c in cards) or t(lang, "zone.expedition.empty")
     label = t(lang, "zone.expedition", name=name, colour=colour_name(lang, colour, True),
               cards=listed, score=score)
     stack = "".join(
-        card_span(c, lang, "strip", fresh=(c == fresh and i == len(cards) - 1))
+        card_span(c, lang, "strip", fresh=(fresh_last and i == len(cards) - 1))
         for i, c in enumerate(cards)
     )
     score_html = el("span", str(score) if cards else "", class_="exp-score", data_score=True,
@@ -124,15 +132,20 @@ def _side(view: View, player: int, lang: str, mine: bool, fresh: str | None) -> 
 def _pile(view: View, colour: str, lang: str, fresh: str | None) -> str:
     pile = (view.get("discards") or {}).get(colour) or {"top": None, "size": 0}
     top, size = pile.get("top"), pile.get("size", 0)
-    source_legal = is_legal(view, {"type": "draw", "source": colour})
-    why = draw_block_reason(view, colour, lang)
+    return _pile_html(colour, top, size, is_legal(view, {"type": "draw", "source": colour}),
+                      draw_block_reason(view, colour, lang), view.get("locked_pile") == colour,
+                      view.get("shut_pile") == colour, lang, bool(top) and top == fresh)
+
+
+@lru_cache(maxsize=256)
+def _pile_html(colour: str, top: str | None, size: int, source_legal: bool, why: str | None,
+               locked: bool, shut: bool, lang: str, fresh: bool) -> str:
+    """A discard pile (made once for these inputs)."""
     cname = colour_name(lang, colour, True)
     label = (t(lang, "action.draw.pile.top", card=card_name(lang, top), colour=cname) if top
              else t(lang, "action.draw.pile", colour=cname))
-    if why and (view.get("locked_pile") == colour or view.get("shut_pile") == colour):
+    if why and (locked or shut):
         label = f"{label}. {why}"
-    locked = view.get("locked_pile") == colour
-    shut = view.get("shut_pile") == colour
     marker = ""
     if shut or locked:
         word = t(lang, "pile.shut.short" if shut else "pile.locked.short")
@@ -141,7 +154,7 @@ def _pile(view: View, colour: str, lang: str, fresh: str | None) -> str:
     if top:
         number = parse_card(top)[1]
         css = f"card pilecard c-{colour}" + (" handshake" if number is None else "")
-        face = el("span", card_inner(top), class_=css + (" fresh" if top == fresh else ""),
+        face = el("span", card_inner(top), class_=css + (" fresh" if fresh else ""),
                   data_card=top)
     else:
         face = f'<span class="slot c-{colour}">{icon(colour)}</span>'
@@ -193,23 +206,31 @@ def _hand(view: View, ui: UiState, lang: str, fresh: str | None) -> str:
     cards = []
     marked = False  # equal handshakes share a code: mark only one as picked
     seen: dict[str, int] = {}
+    playing = view.get("phase") == "play"
     for code in sort_hand(view.get("hand") or []):
         seen[code] = seen.get(code, 0) + 1
-        colour, number = parse_card(code)
-        css = f"card hand-card c-{colour}" + (" handshake" if number is None else "")
         picked = code == ui.selected and not marked
         marked = marked or picked
-        if picked:
-            css += " selected"
-        if code == fresh and view.get("phase") == "play":
-            css += " fresh"
-        cards.append(keyed(f"card-{code}-{seen[code]}",
-                           el("button", card_inner(code), type="button", class_=css,
-                              data_action="select", data_card=code,
-                              aria_pressed="true" if picked else "false",
-                              aria_label=card_name(lang, code), disabled=not can_pick)))
+        cards.append(_hand_card(code, seen[code], picked, code == fresh and playing, can_pick,
+                                lang))
     return keyed("hand", el("div", "".join(cards), class_="hand", data_zone="hand",
                             data_player=me, role="group", aria_label=t(lang, "zone.hand.mine")))
+
+
+@lru_cache(maxsize=512)
+def _hand_card(code: str, copy: int, picked: bool, fresh: bool, can_pick: bool, lang: str) -> str:
+    """A card of the hand as a button (`copy`: 1, 2, 3 for equal handshakes)."""
+    colour, number = parse_card(code)
+    css = f"card hand-card c-{colour}" + (" handshake" if number is None else "")
+    if picked:
+        css += " selected"
+    if fresh:
+        css += " fresh"
+    return keyed(f"card-{code}-{copy}",
+                 el("button", card_inner(code), type="button", class_=css,
+                    data_action="select", data_card=code,
+                    aria_pressed="true" if picked else "false",
+                    aria_label=card_name(lang, code), disabled=not can_pick))
 
 
 def _status(view: View, ui: UiState, lang: str, thinking: str | None) -> str:
