@@ -20,13 +20,12 @@ carries the operations out (main.py).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import cached_property
 from html import unescape
 from typing import NamedTuple
 
-_OPEN, _MID, _CLOSE = "\x02", "\x03", "\x04"
-_MARK = re.compile("\x02([^\x03]*)\x03|\x04")
+_OPEN, _MID, _CLOSE = "\x02", "\x03", "\x04"  # a region is \x02key\x03 ... \x04key\x03
+_MARK = re.compile("[\x02\x04][^\x03]*\x03")
 _TAG = re.compile(r"<[a-z][a-z0-9]*")
 _ATTR = re.compile(r'\s([a-z][a-z0-9-]*)(?:="([^"]*)")?')
 
@@ -38,10 +37,10 @@ def keyed(key: str, html: str) -> str:
     if not html:
         return ""
     tag = _TAG.match(html)
-    if tag is None or _OPEN in key or _MID in key or '"' in key:
+    if tag is None or _OPEN in key or _MID in key or _CLOSE in key or '"' in key:
         raise ValueError(f"not a region: {key!r} must be one element with a plain key")
     end = tag.end()
-    return f'{_OPEN}{key}{_MID}{html[:end]} data-region="{key}"{html[end:]}{_CLOSE}'
+    return f'{_OPEN}{key}{_MID}{html[:end]} data-region="{key}"{html[end:]}{_CLOSE}{key}{_MID}'
 
 
 def plain(doc: str) -> str:
@@ -49,23 +48,36 @@ def plain(doc: str) -> str:
     return _MARK.sub("", doc)
 
 
-@dataclass(eq=False)
 class Region:
     """One region of a parsed document: where its text lies in the document, and its child
-    regions. The text is compared as it is in the document, markers included; the HTML and
-    the markup around the children are cut out only for the regions that changed."""
+    regions. The text is compared as it is in the document, markers included; the children,
+    the HTML and the markup around the children are found only for the regions that changed
+    (each region's end marker names it, so a region is stepped over with one search)."""
 
-    key: str
-    doc: str  # the whole document, markers included
-    start: int  # the region's text (its markers left out) is doc[start:end]
-    end: int = 0
-    outer: tuple[int, int] = (0, 0)  # the region with its markers: doc[outer[0]:outer[1]]
-    children: list[Region] = field(default_factory=list)
+    def __init__(self, key: str, doc: str, start: int, end: int,
+                 outer: tuple[int, int]) -> None:
+        self.key = key
+        self.doc = doc  # the whole document, markers included
+        self.start, self.end = start, end  # the region's text (markers left out): doc[start:end]
+        self.outer = outer  # the region with its markers: doc[outer[0]:outer[1]]
+        self._children: list[Region] | None = None
 
     @property
     def text(self) -> str:
         """The region's text in the document, with the markers of its children."""
         return self.doc[self.start:self.end]
+
+    def same_text(self, other: Region) -> bool:
+        """Whether the two regions' texts are equal."""
+        return (self.end - self.start == other.end - other.start
+                and self.doc[self.start:self.end] == other.doc[other.start:other.end])
+
+    @property
+    def children(self) -> list[Region]:
+        """The direct child regions, in order. Raises ValueError on unbalanced markers."""
+        if self._children is None:
+            self._children = _children(self.doc, self.start, self.end)
+        return self._children
 
     @cached_property
     def html(self) -> str:
@@ -93,30 +105,33 @@ class Region:
         return [c.key for c in self.children]
 
 
-def parse(doc: str) -> Region:
-    """The region tree of a document made with `keyed` (the root's key is ``""``).
+def _children(doc: str, start: int, end: int) -> list[Region]:
+    """The regions whose markers lie directly in doc[start:end]."""
+    found = []
+    opening = doc.find(_OPEN, start, end)
+    while opening >= 0:
+        middle = doc.find(_MID, opening, end)
+        if middle < 0:
+            raise ValueError("a region's key never ends")
+        key = doc[opening + 1:middle]
+        closing = doc.find(f"{_CLOSE}{key}{_MID}", middle, end)
+        if closing < 0:
+            raise ValueError(f"region {key!r} never closes")
+        after = closing + len(key) + 2
+        found.append(Region(key, doc, middle + 1, closing, (opening, after)))
+        opening = doc.find(_OPEN, after, end)
+    return found
 
-    Raises ValueError on unbalanced markers."""
+
+def parse(doc: str) -> Region:
+    """The region tree of a document made with `keyed` (the root's key is ``""``); the
+    regions inside a region are found when they are first asked for.
+
+    Raises ValueError on unbalanced markers (inside a region: when its children are read)."""
+    if doc.count(_OPEN) != doc.count(_CLOSE):
+        raise ValueError("region markers do not balance")
     root = Region("", doc, 0, len(doc), (0, len(doc)))
-    stack = [root]
-    opening, closing = doc.find(_OPEN), doc.find(_CLOSE)  # str.find: no regex on the way
-    while opening >= 0 or closing >= 0:
-        if opening >= 0 and (closing < 0 or opening < closing):
-            middle = doc.find(_MID, opening)
-            if middle < 0:
-                raise ValueError("a region's key never ends")
-            region = Region(doc[opening + 1:middle], doc, middle + 1, 0, (opening, 0))
-            stack[-1].children.append(region)
-            stack.append(region)
-            opening = doc.find(_OPEN, middle)
-            continue
-        if len(stack) == 1:
-            raise ValueError("a region closes that never opened")
-        done = stack.pop()
-        done.end, done.outer = closing, (done.outer[0], closing + 1)
-        closing = doc.find(_CLOSE, closing + 1)
-    if len(stack) != 1:
-        raise ValueError(f"region {stack[-1].key!r} never closes")
+    root.children  # the top regions, checked now
     return root
 
 
@@ -134,7 +149,7 @@ class Op(NamedTuple):
 
 def diff(old: Region | None, new: Region) -> list[Op]:
     """The operations that turn the document `old` (None: nothing shown yet) into `new`."""
-    if old is not None and old.text == new.text:
+    if old is not None and old.same_text(new):
         return []
     if old is None or not _comparable(old, new):
         return [Op("all", html=new.html)]
@@ -144,7 +159,7 @@ def diff(old: Region | None, new: Region) -> list[Op]:
 
 
 def _diff_region(old: Region, new: Region, ops: list[Op]) -> None:
-    if old.text == new.text:
+    if old.same_text(new):
         return
     attributes = _attribute_ops(old, new)
     if attributes is None or not _comparable(old, new):
