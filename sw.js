@@ -12,8 +12,8 @@
  *   player accepts does the page post {type: "skip-waiting"}. activate then deletes the caches
  *   of every other version.
  * - message {type: "version"} answers {version} on the message port (for tests and the UI).
- * - bytecode: Pyodide compiles every module from source at each boot. Once a page has booted,
- *   it compiles the standard library zip and the app (py/webui/bytecode.py) and posts
+ * - bytecode: Pyodide compiles every standard module from source at each boot. Once a page has
+ *   booted, it compiles the standard library zip (py/webui/bytecode.py) and posts
  *   {type: "bytecode", source, zip}; the zip is kept in this version's cache (under
  *   BYTECODE_KEY) if `source`, the hash of the zip the page booted from, is this version's
  *   python_stdlib.zip, and the runtime's request for python_stdlib.zip gets it from then on.

@@ -1,18 +1,20 @@
-"""Faster next boots (issue 8): the first boot compiles the standard library and the app, the
-service worker keeps that bytecode, and the next boot runs on it (py/webui/warm_boot.py,
-py/webui/bytecode.py, sw.js, static/pyodide-early.mjs).
+"""Bytecode (issue 8): the app ships compiled (scripts/compile_app.mjs), and the first boot
+compiles the standard library, which the service worker keeps for the next boots
+(py/webui/warm_boot.py, py/webui/bytecode.py, sw.js, static/pyodide-early.mjs).
 
-Served like Netlify (netlify.toml's headers, Content-Security-Policy included) in a persistent
-profile, with test_pwa.py's fixtures.
+The standard library test is served like Netlify (netlify.toml's headers, Content-Security-Policy
+included) in a persistent profile, with test_pwa.py's fixtures.
 """
 
 from __future__ import annotations
 
+import json
+import zipfile
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
-from conftest import wait_ready
+from conftest import ROOT, AppPage, wait_ready
 from test_pwa import (  # noqa: F401  (fixtures)
     Player,
     first_visit,
@@ -53,3 +55,31 @@ def test_the_next_boot_runs_on_the_bytecode_the_first_one_compiled(
         start_pass_and_play(page)
         assert play_turns(page) == "match-end"
         assert player.page_errors == []
+
+
+# The runtime the page booted (static/pyodide-early.mjs hands the same one to every caller).
+RUN = """async (code) => {
+    const early = await import('./static/pyodide-early.mjs');
+    return (await early.loadPyodide()).runPython(code);
+}"""
+SOURCE_HASHES = """
+import importlib.util, json, os
+json.dumps({name: importlib.util.source_hash(open('pyscript/' + name, 'rb').read()).hex()
+            for name in os.listdir('pyscript') if name.endswith('.py')})
+"""
+
+
+def test_the_page_runs_the_app_compiled_and_pycs_that_match_pyscripts_package(
+    app: AppPage,
+) -> None:
+    with zipfile.ZipFile(ROOT / "static" / "vendor" / "app.zip") as shipped:
+        names = shipped.namelist()
+        # PyScript's package: checked pycs whose source hash is that of the source PyScript
+        # wrote in this page (else the import system would compile the source instead).
+        shipped_hashes = {
+            name.split("/")[-1].split(".")[0] + ".py": shipped.read(name)[8:16].hex()
+            for name in names if name.startswith("pyscript/__pycache__/")}
+    assert "webui/table.pyc" in names and not any(n.endswith(".py") for n in names)
+    written = json.loads(app.page.evaluate(RUN, SOURCE_HASHES))
+    assert len(written) >= 10 and written == shipped_hashes
+    assert app.page.evaluate(RUN, "import webui.table; webui.table.__file__").endswith(".pyc")

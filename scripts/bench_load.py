@@ -12,8 +12,9 @@ Playwright's own is installed) it loads, --runs times each, alternating:
 
 Each run uses a fresh persistent profile. cold: the first visit (empty profile and caches);
 warm: the page opened again in the same profile once the first visit is over (the game's service
-worker installed, so it boots from its cache; the bare page has no service worker and boots from
-the HTTP cache, revalidated: the dev server sends no-cache). Times are in-page, from navigation
+worker installed, and the bytecode the first visit compiled while idle kept by it, so the game
+boots from its cache; the bare page has no service worker and boots from the HTTP cache,
+revalidated: the dev server sends no-cache). Times are in-page, from navigation
 start (also printed: when the wasm is instantiated and, for the game, PyScript's py:ready, to
 show where the boot goes): first paint (the paint timing API's first-contentful-paint: the
 shell's title) and ready (html[data-ready=true], set by the game when it is interactive and by
@@ -59,6 +60,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 # scripts/site_browser.py
 from site_browser import Site, build_revision, chromium_options, served_site
 
@@ -107,6 +109,8 @@ TIMES = """() => ({
 })"""
 READY = "() => document.documentElement.dataset.ready === 'true'"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
+BYTECODE = "() => document.documentElement.dataset.bytecode"
+KEPT = "() => ['kept', 'refused'].includes(document.documentElement.dataset.bytecode)"
 BUTTONS = """() => [...document.querySelectorAll('#app button[data-action]:not([disabled])')]
   .filter(b => b.checkVisibility()).map(b => Object.fromEntries([...b.attributes]
     .filter(a => a.name.startsWith('data-')).map(a => [a.name.slice(5), a.value])))"""
@@ -168,6 +172,12 @@ def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
     page, cold = load(context, target)
     if kind != "bare":
         page.wait_for_function(CONTROLLED, timeout=300_000)  # the precache is complete
+        try:  # py/webui/warm_boot.py starts compiling once the page is idle (not in older builds)
+            page.wait_for_function(BYTECODE, timeout=15_000)
+            page.wait_for_function(KEPT, timeout=600_000)
+            kept = page.evaluate("performance.now()")
+        except PlaywrightTimeout:
+            kept = None
     raw = br = gz = 0
     # What came over the network: the server's 200 answers (a 304 sends no body).
     for path, status in site.requests()[before:]:
@@ -184,7 +194,8 @@ def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
             "warm paint": warm["paint"], "warm ready": warm["ready"],
             "bytes raw": raw, "bytes brotli": br, "bytes gzip": gz,
             "cold wasm": cold["wasm"], "warm wasm": warm["wasm"],
-            "cold py:ready": cold["pyReady"], "warm py:ready": warm["pyReady"]}
+            "cold py:ready": cold["pyReady"], "warm py:ready": warm["pyReady"],
+            "bytecode kept": kept}
 
 
 def move_latencies(pw: Playwright, url: str, tmp: Path, seed: int) -> dict[str, list[float]]:
@@ -303,6 +314,11 @@ def main() -> int:
             print(f"  {kind} {load}: " + "  ".join(
                 f"{name} {statistics.median(values):.0f}" for name, values in marks
                 if None not in values))
+    for kind in runs:
+        kept = [r["bytecode kept"] for r in runs[kind] if r.get("bytecode kept") is not None]
+        if kept:
+            print(f"  {kind}: the first visit's bytecode kept by the worker at "
+                  f"{statistics.median(kept):.0f} ms (median, the page left idle)")
     if latencies:
         every = [v for values in latencies.values() for v in values]
         print(f"\nmove latency, click -> DOM updated, one 3-round match ({len(every)} clicks)")

@@ -13,8 +13,10 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
     static/vendor/peerjs/     peerjs.min.js, the UMD bundle that defines window.Peer (npm: peerjs)
     static/vendor/qrcode/     qrcode.js, defines window.qrcode for the QR code of join links
                               (npm: qrcode-generator)
-    static/vendor/app.zip     the Python packages under py/ (lostcities, webui, ...), unpacked
-                              by PyScript into the working directory (static/pyscript.json)
+    static/vendor/app.zip     the Python packages under py/ (lostcities, webui, ...) compiled to
+                              bytecode (sourceless .pyc) by the runtime's own CPython under Node
+                              (scripts/compile_app.mjs), with pycs for PyScript's own package,
+                              unpacked by PyScript into the working directory (pyscript.json)
 
 With --dist DIR it then assembles the deployable site in DIR (what Netlify publishes): the
 top-level web files (index.html, sw.js, *.webmanifest, icons: see DIST_SUFFIXES), static/ with
@@ -31,13 +33,14 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
 from precache import PrecacheError, write_precache  # scripts/precache.py
-from trim_stdlib import TrimError, trim  # scripts/trim_stdlib.py
+from trim_stdlib import TrimError, strip_source, trim  # scripts/trim_stdlib.py
 
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -54,6 +57,8 @@ DIST_SUFFIXES = (".html", ".js", ".mjs", ".webmanifest", ".ico", ".png", ".svg")
 DIST_FOLDERS = ("static", "py")
 # Fixed timestamp so that app.zip is byte-identical for identical sources.
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
+# The app's sources as compiled into app.zip (hidden: not shipped, not precached).
+APP_SOURCES = ".app-sources.zip"
 
 
 class BuildError(RuntimeError):
@@ -148,7 +153,8 @@ def python_sources(py_dir: Path) -> list[Path]:
 
 
 def zip_packages(py_dir: Path, dest: Path) -> list[Path]:
-    """Write the packages under py_dir into the zip dest, paths relative to py_dir."""
+    """Write the packages under py_dir into the zip dest, paths relative to py_dir, each
+    Python source without comments and docstrings (dest is left alone if unchanged)."""
     files = python_sources(py_dir)
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
@@ -157,12 +163,35 @@ def zip_packages(py_dir: Path, dest: Path) -> list[Path]:
             info = zipfile.ZipInfo(path.relative_to(py_dir).as_posix(), date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            zf.writestr(info, path.read_bytes())
+            data = path.read_bytes()
+            zf.writestr(info, strip_source(data) if path.suffix == ".py" else data)
     if dest.is_file() and filecmp.cmp(tmp, dest, shallow=False):
         tmp.unlink()
     else:
         os.replace(tmp, dest)
     return files
+
+
+def compile_app(sources: Path, dest: Path, pyodide: Path, pyscript: Path) -> None:
+    """Write dest: the zip `sources` with every module compiled to a sourceless pyc by the
+    runtime's own CPython, and pycs for PyScript's own package (scripts/compile_app.mjs under
+    Node), unless dest is newer than the sources, the runtime, PyScript and the compiler."""
+    compiler = Path(__file__).with_name("compile_app.mjs")
+    inputs = (sources, compiler, pyodide / "pyodide.asm.wasm", pyodide / STDLIB,
+              *pyscript.glob("*.js"))
+    if dest.is_file() and all(dest.stat().st_mtime_ns > p.stat().st_mtime_ns for p in inputs):
+        return
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node is needed to compile the app (npm installs it with Node.js)")
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    result = subprocess.run([node, str(compiler), str(pyodide), str(pyscript), str(sources),
+                             str(tmp)],
+                            capture_output=True, text=True)
+    if result.returncode != 0 or not tmp.is_file():
+        tmp.unlink(missing_ok=True)
+        raise BuildError(f"compiling the app failed: {result.stderr.strip()[-2000:]}")
+    os.replace(tmp, dest)
 
 
 def build(root: Path) -> None:
@@ -186,7 +215,8 @@ def build(root: Path) -> None:
                 vendor / "pyscript")
     sync_folder(npm_files(modules / "peerjs" / "dist", PEERJS_FILES), vendor / "peerjs")
     sync_folder(npm_files(modules / "qrcode-generator" / "dist", QRCODE_FILES), vendor / "qrcode")
-    sources = zip_packages(root / "py", vendor / "app.zip")
+    sources = zip_packages(root / "py", vendor / APP_SOURCES)
+    compile_app(vendor / APP_SOURCES, vendor / "app.zip", vendor / "pyodide", vendor / "pyscript")
     write_precache(root)  # the service worker's list (static/vendor/precache.js), sw.js
     size = sum(p.stat().st_size for p in vendor.rglob("*") if p.is_file())
     print(f"built {vendor}: {size / 1e6:.1f} MB, app.zip holds {len(sources)} files, "
@@ -205,7 +235,7 @@ def assemble(root: Path, dist: Path) -> None:
     for path in sorted(root.iterdir()):
         if path.is_file() and path.suffix in DIST_SUFFIXES:
             shutil.copyfile(path, dist / path.name)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")  # hidden: build files
     for folder in DIST_FOLDERS:
         shutil.copytree(root / folder, dist / folder, ignore=ignore)
     print(f"assembled the site in {dist}")

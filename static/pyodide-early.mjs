@@ -12,26 +12,15 @@
 import { loadPyodide as loadRuntime, version } from "./vendor/pyodide/pyodide.mjs";
 
 const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
+const RETRIED = "lostcities.bytecode-retried";  // sessionStorage: retried once from the sources
 let booting = null;
-
-/* The app's compiled modules, if the service worker served the standard library with the
- * bytecode a previous boot compiled (py/webui/bytecode.py): written into the __pycache__
- * folders now, before PyScript writes the app's sources next to them. */
-const UNPACK_BYTECODE = `
-try:
-    import _lc_bytecode
-except ImportError:
-    pass
-`;
-const RETRIED = "lostcities.bytecode-retried";
 
 async function start() {
   try {
-    const pyodide = await loadRuntime({ indexURL });
-    pyodide.runPython(UNPACK_BYTECODE);
-    return pyodide;
+    return await loadRuntime({ indexURL });
   } catch (error) {
-    // A boot that fails on the kept bytecode drops it and tries once more from the sources.
+    // A boot that fails on the standard library with the bytecode a previous boot compiled
+    // (py/webui/warm_boot.py) drops it and tries once more from the sources.
     const worker = navigator.serviceWorker?.controller;
     if (worker && !sessionStorage.getItem(RETRIED)) {
       sessionStorage.setItem(RETRIED, "1");

@@ -14,7 +14,7 @@ document into the new one, smallest first:
 
 The operations keep the serialized DOM identical to the new document's (attributes keep their
 order). `plain` strips the markers, for anyone who wants the HTML only. Browser-free: the page
-carries the operations out (main.py).
+carries the operations out (app.py).
 """
 
 from __future__ import annotations

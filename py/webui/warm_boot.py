@@ -2,8 +2,8 @@
 
 Once the page has booted from sources and the player has left it alone for a moment, it
 compiles, a module at a time and only while no one is clicking, the standard library zip it
-booted from and the app's packages, then hands the new zip to the service worker
-(window.lcPwa.keepBytecode in static/sw-register.js). The next boot gets it.
+booted from, then hands the new zip to the service worker (window.lcPwa.keepBytecode in
+static/sw-register.js). The next boot gets it.
 
 <html data-bytecode> says how it went: "booted" (this boot ran on kept bytecode), "compiling",
 "kept", "refused" (the worker's version is not the one this page booted from). Without a service
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
 import sys
 from collections.abc import Callable
 
@@ -39,10 +38,11 @@ async def keep_bytecode(last_input: Callable[[], float]) -> None:
 
     `last_input()` is the performance.now() of the player's last click or key press."""
     await _until_quiet(last_input)
-    from webui.bytecode import UNPACKER, BytecodeZip, app_sources  # zipfile: not at boot
+    from webui.bytecode import BytecodeZip, booted_on_bytecode  # zipfile: not at boot
 
     root = js.document.documentElement
-    if UNPACKER in sys.modules:
+    path = _stdlib_zip()
+    if booted_on_bytecode(path):
         root.dataset.bytecode = "booted"
         return
     bridge = getattr(js.window, "lcPwa", None)
@@ -50,10 +50,9 @@ async def keep_bytecode(last_input: Callable[[], float]) -> None:
         return
     if not hasattr(js.navigator, "serviceWorker"):
         return
-    path = _stdlib_zip()
     with open(path, "rb") as file:
         original = file.read()
-    builder = BytecodeZip(path, original, app_sources(os.getcwd()))
+    builder = BytecodeZip(path, original)
     root.dataset.bytecode = "compiling"
     while builder.step():
         await _until_quiet(last_input)

@@ -1,0 +1,82 @@
+// Compile the app's Python to bytecode with the shipped runtime's own CPython (called by
+// scripts/build.py at build time).
+//
+// usage: node scripts/compile_app.mjs <pyodide dir> <pyscript dir> <sources.zip> <bytecode.zip>
+//
+// - Every `name.py` of sources.zip becomes `name.pyc` in bytecode.zip: a pyc the import system
+//   loads without a source next to it (sourceless), compiled as the file `name.py` (what
+//   tracebacks show). Any other entry is copied.
+// - PyScript's own Python package, which PyScript writes into the working directory at every
+//   boot from a string in one of its chunks, gets `pyscript/__pycache__/<module>.<tag>.pyc`:
+//   checked hash-based pycs, which the import system compares with the source it finds and
+//   ignores when they differ (another PyScript version), so they are never run stale.
+// Entries are deflated with fixed dates: the same sources give the same bytes.
+import fs from "fs";
+import path from "path";
+import { pathToFileURL } from "url";
+
+const [pyodideDir, pyscriptDir, sourcesZip, bytecodeZip] = process.argv.slice(2);
+if (!bytecodeZip) {
+  console.error("usage: node scripts/compile_app.mjs <pyodide dir> <pyscript dir> " +
+                "<sources.zip> <bytecode.zip>");
+  process.exit(2);
+}
+
+/* PyScript's package, {module file name: source}, from the chunk that holds it. */
+function pyscriptPackage(dir) {
+  const marker = '{pyscript:{"__init__.py":';
+  for (const name of fs.readdirSync(dir).filter((n) => n.endsWith(".js"))) {
+    const text = fs.readFileSync(path.join(dir, name), "utf8");
+    const start = text.indexOf(marker);
+    if (start < 0) continue;
+    let depth = 0;
+    let end = start;
+    for (let quoted = false; end < text.length; end++) {  // the object literal's end
+      const c = text[end];
+      if (quoted) {
+        if (c === "\\") end++;
+        else if (c === '"') quoted = false;
+      } else if (c === '"') quoted = true;
+      else if (c === "{") depth++;
+      else if (c === "}" && --depth === 0) break;
+    }
+    return new Function(`return ${text.slice(start, end + 1)};`)().pyscript;
+  }
+  throw new Error(`PyScript's Python package (${marker}...) is in no chunk of ${dir}`);
+}
+
+const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL: path.resolve(pyodideDir) + "/" });
+pyodide.FS.writeFile("/tmp/sources.zip", fs.readFileSync(sourcesZip));
+pyodide.globals.set("PYSCRIPT", JSON.stringify(pyscriptPackage(pyscriptDir)));
+pyodide.runPython(`
+import json, marshal, zipfile
+from importlib.util import MAGIC_NUMBER, cache_from_source, source_hash
+
+DATE = (1980, 1, 1, 0, 0, 0)
+
+
+def entry(name):
+    info = zipfile.ZipInfo(name, DATE)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    return info
+
+
+def code(source, name):
+    return marshal.dumps(compile(source, name, "exec", dont_inherit=True))
+
+
+with zipfile.ZipFile("/tmp/sources.zip") as sources, \\
+        zipfile.ZipFile("/tmp/bytecode.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
+    for info in sources.infolist():
+        name, data = info.filename, sources.read(info)
+        if name.endswith(".py"):  # flags 0 and no source date: never checked, no source
+            name, data = name[:-3] + ".pyc", MAGIC_NUMBER + bytes(12) + code(data, name)
+        out.writestr(entry(name), data)
+    for module, text in sorted(json.loads(PYSCRIPT).items()):
+        source, name = text.encode("utf-8"), "pyscript/" + module  # as PyScript writes it
+        checked = (3).to_bytes(4, "little") + source_hash(source)
+        out.writestr(entry(cache_from_source(name)), MAGIC_NUMBER + checked + code(source, name))
+`);
+fs.writeFileSync(bytecodeZip, pyodide.FS.readFile("/tmp/bytecode.zip"));
