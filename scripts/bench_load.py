@@ -170,6 +170,7 @@ def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
     before = len(site.requests())
     target = site.url + ("bare.html" if kind == "bare" else "")
     page, cold = load(context, target)
+    kept = None
     if kind != "bare":
         page.wait_for_function(CONTROLLED, timeout=300_000)  # the precache is complete
         try:  # py/webui/warm_boot.py starts compiling once the page is idle (not in older builds)
@@ -177,7 +178,7 @@ def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
             page.wait_for_function(KEPT, timeout=600_000)
             kept = page.evaluate("performance.now()")
         except PlaywrightTimeout:
-            kept = None
+            pass
     raw = br = gz = 0
     # What came over the network: the server's 200 answers (a 304 sends no body).
     for path, status in site.requests()[before:]:
