@@ -9,10 +9,14 @@ included) in a persistent profile, with test_pwa.py's fixtures.
 from __future__ import annotations
 
 import json
+import time
 import zipfile
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
 
 from conftest import ROOT, AppPage, wait_ready
 from test_pwa import (  # noqa: F401  (fixtures)
@@ -55,6 +59,34 @@ def test_the_next_boot_runs_on_the_bytecode_the_first_one_compiled(
         start_pass_and_play(page)
         assert play_turns(page) == "match-end"
         assert player.page_errors == []
+        # A kept zip that breaks the boot is dropped: the page reloads from the sources.
+        page.evaluate(CORRUPT)
+        page.reload()
+        ready_after_reloads(page)
+        assert page.evaluate("sessionStorage.getItem('lostcities.bytecode-retried')") == "1"
+        page.wait_for_function(f"() => ({BYTECODE})() === 'kept'", timeout=COMPILE_TIMEOUT_MS)
+
+
+def ready_after_reloads(page: Page, timeout_s: float = 180) -> None:
+    """Wait for html[data-ready=true], through the reloads the page makes by itself."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if page.evaluate("document.documentElement.dataset.ready") == "true":
+                return
+        except PlaywrightError:
+            pass  # the page is being reloaded
+        time.sleep(0.5)
+    raise AssertionError("the page never became ready")
+
+
+# The kept zip replaced by its first 64 KiB: a zip without its directory.
+CORRUPT = """async () => {
+    const cache = await caches.open('lostcities-' + await window.lcPwa.version());
+    const key = new URL('__bytecode-stdlib__.zip', document.baseURI).href;
+    const kept = new Uint8Array(await (await cache.match(key)).arrayBuffer());
+    await cache.put(key, new Response(kept.slice(0, 65536)));
+}"""
 
 
 # The runtime the page booted (static/pyodide-early.mjs hands the same one to every caller).
