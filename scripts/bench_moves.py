@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -43,7 +42,7 @@ from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_load import machine, pct  # noqa: E402
-from site_browser import ROOT, chromium_options, served_site  # noqa: E402
+from site_browser import build_revision, chromium_options, served_site  # noqa: E402
 
 RECORD = """(() => {
   const lc = window.__lcMoves = {clicks: []};
@@ -133,23 +132,6 @@ def report(clicks: list[dict[str, Any]]) -> None:
     for kind in kinds:
         nodes = sorted(c["nodes"] for c in clicks if c["action"] == kind)
         print(f"  {kind:<8} {nodes[len(nodes) // 2]:>5} / {nodes[-1]}")
-
-
-def build_revision(rev: str) -> Callable[[Path], None]:
-    """A `served_site` preparation that replaces the site built from this tree by git
-    revision `rev`'s (its own scripts/build.py, this checkout's node_modules)."""
-
-    def prepare(site: Path) -> None:
-        with tempfile.TemporaryDirectory() as tmp:
-            tree = Path(tmp)
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True,
-                                     capture_output=True).stdout
-            subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-            (tree / "node_modules").symlink_to(ROOT / "node_modules")
-            subprocess.run([sys.executable, str(tree / "scripts" / "build.py"), "--dist",
-                            str(site)], check=True, stdout=subprocess.DEVNULL)
-
-    return prepare
 
 
 def main() -> int:
