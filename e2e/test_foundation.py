@@ -176,6 +176,7 @@ def test_malformed_url_parameters_give_a_clear_error(
 
 PEER_EXCHANGE = """
 async ([role, hostId]) => {
+  await window.lcOnlineLibraries();  // PeerJS is loaded only for online play
   const config = await window.LC_CONFIG;
   const options = {...config.peer, config: {iceServers: config.iceServers}, debug: 1};
   const timeout = (ms, what) => new Promise((_, reject) =>

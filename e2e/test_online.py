@@ -455,11 +455,42 @@ RIG_FIRST_ROOM = """
 """
 
 
+ONLINE_LIBRARIES = ("static/vendor/peerjs/peerjs.min.js", "static/vendor/qrcode/qrcode.js")
+
+
+def test_peerjs_and_the_qr_library_load_only_when_going_online(
+        open_app: Callable[..., AppPage]) -> None:
+    fetched: list[str] = []  # the page's own requests (not its service worker's precache)
+
+    def libraries() -> list[str]:
+        return sorted(url[url.index("static/"):] for url in fetched
+                      if url.endswith(ONLINE_LIBRARIES))
+
+    host = open_app(setup=lambda page: page.on("request", lambda r: fetched.append(r.url)))
+    assert libraries() == []
+    assert host.page.evaluate("() => [typeof window.Peer, typeof window.qrcode]") == \
+        ["undefined", "undefined"]
+    code = create_room(host)
+    assert libraries() == sorted(ONLINE_LIBRARIES)  # once each
+    assert host.page.locator(".qr-figure svg.qr").count() == 1
+    # The waiting room again after a reload: shown at once, its QR code once the library ran.
+    fetched.clear()
+    host.page.reload()
+    wait_ready(host.page)
+    host.page.wait_for_selector(".qr-figure svg.qr", timeout=STEP_TIMEOUT_MS)
+    assert host.page.inner_text("[data-room-code]") == code
+    assert libraries() == sorted(ONLINE_LIBRARIES)
+    guest = open_app(setup=record)
+    join_room(guest, code)
+    wait_synced(host.page, guest.page)
+    assert host.page_errors == [] and guest.page_errors == []
+
+
 def test_a_taken_room_code_gets_a_fresh_one(open_app: Callable[..., AppPage]) -> None:
     from conftest import hold_python
     squatter = open_app(ready=False, setup=hold_python)
-    squatter.page.wait_for_function("() => window.Peer && window.LC_CONFIG")
     squatter.page.evaluate("""async () => {
+        await window.lcOnlineLibraries();
         const c = await window.LC_CONFIG;
         await new Promise((ok, fail) => {
           const peer = new Peer("lostcities-TAKEN2",

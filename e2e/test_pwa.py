@@ -202,6 +202,12 @@ def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
     wait_ready(player.page, page_errors=player.page_errors)
     assert screen(player.page) == "lobby"
     assert online_t("en", "lobby.offline") in player.page.inner_text("#screen")
+    # PeerJS and the QR code library, loaded only for online play, come from the cache too.
+    assert player.page.evaluate("() => lcOnlineLibraries().then(() =>"
+                                " [typeof window.Peer, typeof window.qrcode])") == \
+        ["function", "function"]
+    assert [u for u in player.network + player.failed if u.endswith((".min.js", "qrcode.js"))] \
+        == [] and player.page_errors == []  # (the lobby's probe of the broker fails: offline)
 
 
 def test_chromium_reports_the_app_installable_and_it_asks_for_persistent_storage(

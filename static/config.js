@@ -13,6 +13,14 @@
  * rejected with a clear Error when config.json or a parameter is malformed.
  * window.lcResolveConfig(base, search) is the pure resolver behind it.
  * Use: new Peer(id, {...config.peer, config: {iceServers: config.iceServers}}).
+ *
+ * window.lcOnlineLibraries() loads what only online play needs: PeerJS (window.Peer) and the
+ * QR code library (window.qrcode, npm qrcode-generator). The first screen needs neither, and
+ * PeerJS opens a test RTCPeerConnection as it runs, so they are not in index.html: this returns
+ * a Promise resolved once both have run (py/webui/online/controller.py awaits it before a room
+ * is opened or joined), rejected with an Error naming a file that could not be loaded (the next
+ * call tries that file again). Choosing online mode on the setup screen starts loading them.
+ * The service worker precaches both, so they load offline too.
  */
 (function () {
   "use strict";
@@ -108,7 +116,38 @@
     return resolveConfig(base, location.search);
   }
 
+  var ONLINE_LIBRARIES = ["static/vendor/peerjs/peerjs.min.js", "static/vendor/qrcode/qrcode.js"];
+  var loaded = {};  // path -> Promise of that script having run
+
+  function loadScript(path) {
+    if (!loaded[path]) {
+      loaded[path] = new Promise(function (resolve, reject) {
+        var script = document.createElement("script");
+        script.src = new URL(path, document.baseURI).href;
+        script.onload = function () { resolve(); };
+        script.onerror = function () {
+          script.remove();
+          delete loaded[path];
+          reject(new Error("Lost Cities: could not load " + path));
+        };
+        document.head.appendChild(script);
+      });
+    }
+    return loaded[path];
+  }
+
+  function onlineLibraries() {
+    return Promise.all(ONLINE_LIBRARIES.map(loadScript)).then(function () {});
+  }
+
   window.lcResolveConfig = resolveConfig;
   window.LC_CONFIG = loadConfig();
   window.LC_CONFIG.catch(function (error) { console.error(error.message); });
+  window.lcOnlineLibraries = onlineLibraries;
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (input.matches && input.matches('[data-option="mode"][value="online"]') && input.checked) {
+      onlineLibraries().catch(function () {});  // reported when the lobby awaits them
+    }
+  });
 })();

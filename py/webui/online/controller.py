@@ -43,7 +43,10 @@ Saved = TypeVar("Saved", OnlineHost, OnlineGuest)
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
-    """The QR code of `text` (window.qrcode from npm qrcode-generator), as dark/light rows."""
+    """The QR code of `text` (window.qrcode from npm qrcode-generator), as dark/light rows.
+
+    The library is loaded with PeerJS when the page goes online (`OnlineController._libraries`).
+    """
     qr = js.qrcode(0, "M")
     qr.addData(text)
     qr.make()
@@ -90,6 +93,8 @@ class OnlineController:
         self.lang = "en"
         """The language of the last render (for messages made between renders)."""
         self._config: dict[str, Any] | None = None
+        self._libraries_loaded = False
+        """Whether PeerJS and the QR code library have run (static/config.js loads them)."""
         self._host_net: HostNet | None = None
         self._guest_net: GuestNet | None = None
         self._rerender = rerender
@@ -258,7 +263,7 @@ class OnlineController:
 
     async def _create_room(self) -> None:
         config = await self._get_config()
-        if config is None or self.phase != "lobby":
+        if config is None or not await self._libraries() or self.phase != "lobby":
             return
         setup = self.setup
         options = setup.options if setup is not None else Options()
@@ -289,7 +294,7 @@ class OnlineController:
 
     async def _reopen_room(self, host: OnlineHost) -> None:
         config = await self._get_config()
-        if config is not None and self.host is host:
+        if config is not None and await self._libraries() and self.host is host:
             self._host_net = HostNet(config, host.code, False, lambda _code: None,
                                      self._rerender)
             self._host_net.host = host
@@ -323,10 +328,13 @@ class OnlineController:
             notice = self._net_notice(lang, net.status)
         elif self.notice == "copied":
             notice = t(lang, "waiting.copied")
+        elif self.error is not None:  # e.g. PeerJS could not be loaded (see _libraries)
+            notice = self.error
         if host is None:
             return "waiting", render_host_waiting(lang, None, None, "", False, notice)
         link = join_link(str(js.location.href), host.code)
-        qr = qr_svg(qr_matrix(link), t(lang, "waiting.qr"))
+        # a resumed room is shown before the QR code library has loaded: drawn once it has
+        qr = qr_svg(qr_matrix(link), t(lang, "waiting.qr")) if self._libraries_loaded else ""
         can_share = bool(getattr(js.navigator, "share", None))
         return "waiting", render_host_waiting(lang, host.code, link, qr, can_share, notice)
 
@@ -362,7 +370,7 @@ class OnlineController:
 
     async def _dial(self, guest: OnlineGuest) -> None:
         config = await self._get_config()
-        if config is not None and self.guest is guest:
+        if config is not None and await self._libraries() and self.guest is guest:
             self._guest_net = GuestNet(config, guest, self._rerender)
         self._rerender()
 
@@ -394,6 +402,8 @@ class OnlineController:
             notice = guest.refused or guest.reload_needed
         elif net is not None and net.status is not None:
             notice = self._net_notice(lang, net.status, guest.code)
+        elif self.error is not None:  # e.g. PeerJS could not be loaded (see _libraries)
+            notice = self.error
         return "waiting", render_guest_waiting(lang, guest.code, notice, guest.error)
 
     # ---- network -----------------------------------------------------------------------------
@@ -425,6 +435,20 @@ class OnlineController:
                 self._rerender()
                 return None
         return self._config
+
+    async def _libraries(self) -> bool:
+        """Load PeerJS and the QR code library (window.lcOnlineLibraries, static/config.js)
+        unless they are loaded; False, with the error shown, if one could not be loaded."""
+        if not self._libraries_loaded:
+            try:
+                await js.lcOnlineLibraries()
+            except Exception as exc:  # noqa: BLE001 - a script that could not be fetched
+                self.error = str(getattr(exc, "message", exc))
+                self._rerender()
+                return False
+            self._libraries_loaded = True
+            self._rerender()
+        return True
 
     async def _probe_broker(self) -> None:
         """Whether the broker answers at all (no-cors: any HTTP answer counts)."""
