@@ -297,3 +297,28 @@ def test_parts_made_once_are_what_a_fresh_render_makes(options: Options) -> None
         click_bot_step(session, rng, html)
     else:
         pytest.fail("the match did not end")
+
+
+def test_the_save_text_is_the_save_document_as_json() -> None:
+    """The save keeps the text of an unchanged state (a card picked, the device passed) and
+    writes the rest around it: the text is what json.dumps makes of the whole document."""
+    from webui.botseat import BotMatch
+
+    rng = random.Random(8)
+    for session in (new_session(ALL_ON, seed=4),
+                    Session(BotMatch.new(Options(), 5, 0, ("Ana", "Bot"), "easy"))):
+        for _ in range(150):
+            text = session.save_text()
+            assert text == json.dumps({"app": "lostcities-webui", "version": 1,
+                                       "match": session.seat.to_json(),  # type: ignore
+                                       "ui": session.ui.to_json()})
+            if isinstance(session.seat, BotMatch) and session.seat.bot_to_act():
+                steps = session.seat.bot_steps()
+                while True:  # the bot's thinking, all at once
+                    try:
+                        next(steps)
+                    except StopIteration as done:
+                        session.seat.play_bot(done.value)
+                        break
+            else:
+                click_bot_step(session, rng)

@@ -51,6 +51,7 @@ class Session:
     def __init__(self, seat: Seat, ui: UiState | None = None) -> None:
         self.seat = seat
         self.ui = ui if ui is not None else UiState(handoff=len(seat.local_players) > 1)
+        self._state_text: tuple[object, str] | None = None  # (state JSON, its text)
 
     def view(self) -> dict[str, Any]:
         """The current view of the local seat."""
@@ -142,8 +143,17 @@ class Session:
         if not isinstance(self.seat, (LocalMatch, BotMatch)):
             raise TypeError("only a match on this device (pass-and-play or against the "
                             "computer) is saved here")
-        return json.dumps({"app": SAVE_APP, "version": SAVE_VERSION,
-                           "match": self.seat.to_json(), "ui": self.ui.to_json()})
+        match = self.seat.to_json()
+        state = match["state"]
+        # A driver hands out the same state JSON while its state is unchanged (a card picked,
+        # the device passed): its text is kept. The rest is written as json.dumps would.
+        if self._state_text is None or self._state_text[0] is not state:
+            self._state_text = (state, json.dumps(state))
+        rest = json.dumps({k: v for k, v in match.items() if k != "state"})
+        match_text = '{"state": ' + self._state_text[1] + (", " + rest[1:] if rest != "{}"
+                                                            else "}")
+        return (f'{{"app": {json.dumps(SAVE_APP)}, "version": {SAVE_VERSION}, '
+                f'"match": {match_text}, "ui": {json.dumps(self.ui.to_json())}}}')
 
     @classmethod
     def from_save_text(cls, text: str) -> Session:
