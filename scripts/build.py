@@ -40,7 +40,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from precache import PrecacheError, write_precache  # scripts/precache.py
-from trim_stdlib import TrimError, strip_source, trim  # scripts/trim_stdlib.py
+from trim_stdlib import TrimError, trim  # scripts/trim_stdlib.py
 
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -153,8 +153,8 @@ def python_sources(py_dir: Path) -> list[Path]:
 
 
 def zip_packages(py_dir: Path, dest: Path) -> list[Path]:
-    """Write the packages under py_dir into the zip dest, paths relative to py_dir, each
-    Python source without comments and docstrings (dest is left alone if unchanged)."""
+    """Write the packages under py_dir into the zip dest, paths relative to py_dir (dest is
+    left alone if unchanged)."""
     files = python_sources(py_dir)
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
@@ -163,8 +163,7 @@ def zip_packages(py_dir: Path, dest: Path) -> list[Path]:
             info = zipfile.ZipInfo(path.relative_to(py_dir).as_posix(), date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            data = path.read_bytes()
-            zf.writestr(info, strip_source(data) if path.suffix == ".py" else data)
+            zf.writestr(info, path.read_bytes())
     if dest.is_file() and filecmp.cmp(tmp, dest, shallow=False):
         tmp.unlink()
     else:

@@ -5,7 +5,9 @@
 //
 // - Every `name.py` of sources.zip becomes `name.pyc` in bytecode.zip: a pyc the import system
 //   loads without a source next to it (sourceless), compiled as the file `name.py` (what
-//   tracebacks show). Any other entry is copied.
+//   tracebacks show), without the docstrings of modules and functions. Classes keep theirs: a
+//   dataclass without one gets its signature as docstring, made by `inspect` at every import
+//   (a third of the app's import time in Pyodide). Any other entry is copied.
 // - PyScript's own Python package, which PyScript writes into the working directory at every
 //   boot from a string in one of its chunks, gets `pyscript/__pycache__/<module>.<tag>.pyc`:
 //   checked hash-based pycs, which the import system compares with the source it finds and
@@ -50,10 +52,22 @@ const pyodide = await loadPyodide({ indexURL: path.resolve(pyodideDir) + "/" });
 pyodide.FS.writeFile("/tmp/sources.zip", fs.readFileSync(sourcesZip));
 pyodide.globals.set("PYSCRIPT", JSON.stringify(pyscriptPackage(pyscriptDir)));
 pyodide.runPython(`
-import json, marshal, zipfile
+import ast, json, marshal, zipfile
 from importlib.util import MAGIC_NUMBER, cache_from_source, source_hash
 
 DATE = (1980, 1, 1, 0, 0, 0)
+UNDOCUMENTED = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def without_docstrings(source, name):
+    tree = ast.parse(source, name)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, UNDOCUMENTED) and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            body[0].value.value = ""
+    return tree
 
 
 def entry(name):
@@ -72,7 +86,8 @@ with zipfile.ZipFile("/tmp/sources.zip") as sources, \\
     for info in sources.infolist():
         name, data = info.filename, sources.read(info)
         if name.endswith(".py"):  # flags 0 and no source date: never checked, no source
-            name, data = name[:-3] + ".pyc", MAGIC_NUMBER + bytes(12) + code(data, name)
+            tree = without_docstrings(data, name)
+            name, data = name[:-3] + ".pyc", MAGIC_NUMBER + bytes(12) + code(tree, name)
         out.writestr(entry(name), data)
     for module, text in sorted(json.loads(PYSCRIPT).items()):
         source, name = text.encode("utf-8"), "pyscript/" + module  # as PyScript writes it
