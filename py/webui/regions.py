@@ -20,7 +20,7 @@ carries the operations out (app.py).
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cached_property, lru_cache
 from html import unescape
 from typing import NamedTuple
 
@@ -169,7 +169,9 @@ def _diff_region(old: Region, new: Region, ops: list[Op]) -> None:
     _diff_children(old, new, ops)
 
 
+@lru_cache(maxsize=1024)
 def _attributes(tag: str) -> dict[str, str]:
+    """The attributes of a start tag (kept: the same tags come back click after click)."""
     return {name: unescape(value or "") for name, value in _ATTR.findall(tag)}
 
 
