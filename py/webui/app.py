@@ -12,27 +12,32 @@ words when the language changed. Keyboard focus on a replaced control is put bac
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from webui import pwa
-from webui.botseat import OPPONENTS, PACE, BotMatch, run_sliced
 from webui.dom import AfterPaint, Patcher, click_listener
-from webui.driver import LocalMatch
-from webui.hint import hint_steps, render_hint
 from webui.html import button, esc
 from webui.i18n import pick_language, t
-from webui.online.controller import OnlineController
+from webui.online.codes import ONLINE_SAVE_KEYS, code_from_query
 from webui.regions import Region, diff, parse
 from webui.screens import render_doc, render_rules, screen_name
-from webui.session import TABLE_ACTIONS, Session
-from webui.setup import OPTION_FIELDS, parse_setup
 from webui.table import Extras
 from webui.warm_boot import keep_bytecode
+
+if TYPE_CHECKING:
+    from webui.botseat import BotMatch
+    from webui.online.controller import OnlineController
+    from webui.session import Session
+
+LATER = ("webui.session", "webui.setup", "webui.hint", "webui.online.controller")
+"""What a match and online play need (the rules engine, the bots, the online part): imported
+just after the page is ready, when the player starts a match or goes online at the latest."""
 
 SAVE_KEY = "lostcities.match"
 SET_ASIDE_KEY = "lostcities.match.set-aside"
@@ -69,7 +74,7 @@ class Page:
         self._proxies = [create_proxy(self.on_click), create_proxy(self.on_key)]
         self._listener = click_listener(self._proxies[0])
         self._save_later = AfterPaint(self._write_save)  # the save waits for the paint
-        self.online = OnlineController(self.render, self.render)  # lobby, room, online match
+        self._online: OnlineController | None = None  # lobby, room, online match (`online`)
         self._shown: Region | None = None  # the screen's regions as they are in the DOM
         self._written: dict[str, object] = {}  # other things last written to the page
         self.last_input = 0.0  # performance.now() of the last click or key press
@@ -91,7 +96,9 @@ class Page:
         js.document.addEventListener("keydown", self._proxies[1])
         pwa.on_update_ready(self.render)  # the offer appears between games (pwa.BETWEEN_GAMES)
         self.resume()
-        self.online.resume(self.session is not None)  # a join link, or a saved room or seat
+        if code_from_query(str(js.location.search)) is not None or any(
+                _stored(key) is not None for key in ONLINE_SAVE_KEYS):
+            self.online.resume(self.session is not None)  # a join link, or a saved room or seat
         if js.document.body.getAttribute("data-pending-start") == "true":
             js.document.body.removeAttribute("data-pending-start")
             if self.session is None:
@@ -99,13 +106,35 @@ class Page:
         self.render()
         js.document.documentElement.dataset.ready = "true"
         self.kick_bot()  # a resumed match where the computer was to move goes on
+        asyncio.ensure_future(self._import_later())
         asyncio.ensure_future(keep_bytecode(lambda: self.last_input))  # for the next boots
+
+    async def _import_later(self) -> None:
+        for name in LATER:
+            await asyncio.sleep(0)  # a click waiting is handled first
+            importlib.import_module(name)
+
+    @property
+    def online(self) -> OnlineController:
+        """The page's online part, made when first needed."""
+        if self._online is None:
+            from webui.online.controller import OnlineController
+
+            self._online = OnlineController(self.render, self.render)
+        return self._online
+
+    @property
+    def online_active(self) -> bool:
+        """Whether an online screen (lobby, waiting room, online match) is shown."""
+        return self._online is not None and self._online.active
 
     def resume(self) -> None:
         """Resume the saved match; a save that can't be loaded is set aside and reported."""
         text = _stored(SAVE_KEY)
         if text is None:
             return
+        from webui.session import Session
+
         try:
             self.session = Session.from_save_text(text)
         except ValueError as exc:
@@ -144,7 +173,9 @@ class Page:
 
     def act(self, action: str, data: dict[str, str]) -> None:
         """Carry out one ``data-action``."""
-        if self.online.active and self.online.handle(action, data):
+        from webui.session import TABLE_ACTIONS
+
+        if self.online_active and self.online.handle(action, data):
             return
         if action in TABLE_ACTIONS and self.session is not None:
             self.session.handle(action, data)
@@ -189,6 +220,8 @@ class Page:
         values["mode"] = str(mode.value) if mode else "local"
         opponent = _query('[data-option="opponent"]')
         values["opponent"] = str(opponent.value) if opponent else "human"
+        from webui.setup import OPTION_FIELDS
+
         for key in OPTION_FIELDS:
             box = _query(f'[data-option="{key}"]')
             values[key] = bool(box and box.checked)
@@ -196,6 +229,11 @@ class Page:
 
     def start(self) -> None:
         """Start a pass-and-play match from the setup form (online mode: open the lobby)."""
+        from webui.botseat import OPPONENTS, BotMatch
+        from webui.driver import LocalMatch
+        from webui.session import Session
+        from webui.setup import parse_setup
+
         values = self.form_values()
         setup = parse_setup(values, self.lang)
         if values["mode"] == "online":
@@ -232,13 +270,17 @@ class Page:
     def kick_bot(self) -> None:
         """Start the computer's turn if it is to move and not already thinking."""
         session = self.session
-        if session is None or self.online.active or self.bot_task is not None:
+        if session is None or self.online_active or self.bot_task is not None:
             return
+        from webui.botseat import BotMatch
+
         if isinstance(session.seat, BotMatch) and session.seat.bot_to_act():
             self.bot_task = asyncio.ensure_future(self._bot_turn(session, session.seat))
 
     async def _bot_turn(self, session: Session, seat: BotMatch) -> None:
         """Play the computer's moves, thinking in time slices, until it is not to move."""
+        from webui.botseat import PACE, run_sliced
+
         try:
             while self.session is session and seat.bot_to_act():
                 self.render()  # shows that it is thinking
@@ -258,8 +300,11 @@ class Page:
     def thinking(self) -> bool:
         """Whether the computer is thinking about its move now."""
         session = self.session
-        return (self.bot_task is not None and session is not None
-                and isinstance(session.seat, BotMatch) and session.seat.bot_to_act())
+        if self.bot_task is None or session is None:
+            return False
+        from webui.botseat import BotMatch
+
+        return isinstance(session.seat, BotMatch) and session.seat.bot_to_act()
 
     def request_hint(self) -> None:
         """Ask the Hard bot what the player to act should do (computed in time slices)."""
@@ -273,6 +318,9 @@ class Page:
         asyncio.ensure_future(self._hint(session, view))
 
     async def _hint(self, session: Session, view: dict[str, Any]) -> None:
+        from webui.botseat import run_sliced
+        from webui.hint import hint_steps
+
         try:
             move = await run_sliced(hint_steps(view))
         except Exception as exc:
@@ -335,6 +383,8 @@ class Page:
 
     def _session_doc(self, session: Session) -> tuple[str, str]:
         """(screen name, keyed HTML) of the match on this device."""
+        from webui.hint import render_hint
+
         view, ui = session.view(), session.ui
         name = screen_name(view, ui)
         thinking = None
@@ -348,7 +398,7 @@ class Page:
         """Show the current screen: write only what changed, keep the keyboard focus."""
         if self._changed("lang", self.lang):
             self.translate_static()
-        if self.online.active:
+        if self.online_active:
             name, doc = self.online.render(self.lang)
         elif self.session is None:
             name, doc = "setup", ""

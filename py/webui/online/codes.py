@@ -20,6 +20,12 @@ ROOM_PARAM = "room"
 KEPT_PARAMS = ("broker", "ice", "lang")
 """URL parameters a join link keeps from the host's page, so both pages use the same broker."""
 
+HOST_KEY = "lostcities-online-host"
+"""localStorage: the room this page hosts (its match), taken back on reload."""
+GUEST_KEY = "lostcities-online-guest"
+"""localStorage: the room, seat and token of this page as a guest, taken back on reload."""
+ONLINE_SAVE_KEYS = (HOST_KEY, GUEST_KEY)
+
 
 def new_code() -> str:
     """A fresh random room code."""

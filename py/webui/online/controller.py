@@ -1,6 +1,6 @@
 """The online part of the page (Pyodide only): lobby, waiting room, the match and its badge.
 
-The page (webui/main.py) asks `OnlineController` for the screen while `active`, and hands it
+The page (webui/app.py) asks `OnlineController` for the screen while `active`, and hands it
 every click first (`handle`). The host's match is saved to localStorage after every move and
 its room re-registered on reload; the guest's room, seat and token are saved so that reopening
 the page (or joining the same code again) takes its seat back.
@@ -19,7 +19,14 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
 )
 
 from lostcities import Options
-from webui.online.codes import code_from_query, join_link, new_code, normalize_code
+from webui.online.codes import (
+    GUEST_KEY,
+    HOST_KEY,
+    code_from_query,
+    join_link,
+    new_code,
+    normalize_code,
+)
 from webui.online.guestside import OnlineGuest
 from webui.online.hostside import OnlineHost, new_token
 from webui.online.net import GuestNet, HostNet, now
@@ -34,8 +41,6 @@ from webui.session import TABLE_ACTIONS, Session, parse_save
 from webui.setup import Setup
 from webui.table import Extras
 
-HOST_KEY = "lostcities-online-host"
-GUEST_KEY = "lostcities-online-guest"
 SET_ASIDE_SUFFIX = ".set-aside"
 """A save that can't be loaded moves to its key plus this suffix (as the table's does)."""
 
