@@ -104,10 +104,13 @@ def test_app_zip_holds_the_python_packages_compiled() -> None:
         for path in package.rglob("*")
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
     }
-    # Every module compiled by the runtime's own CPython: sourceless pycs, nothing else.
+    # Every module compiled by the runtime's own CPython: sourceless pycs, and the pycs of
+    # PyScript's own package (e2e/test_bytecode.py checks they match its sources in the page).
     assert "webui/main.pyc" in names and "webui/__init__.pyc" in names
-    assert names == {name.removesuffix(".py") + ".pyc" if name.endswith(".py") else name
-                     for name in sources}
+    pyscript = {name for name in names if name.startswith("pyscript/__pycache__/")}
+    assert "pyscript/__pycache__/__init__.cpython-314.pyc" in pyscript
+    assert names - pyscript == {name.removesuffix(".py") + ".pyc" if name.endswith(".py")
+                                else name for name in sources}
 
 
 def test_build_refuses_to_assemble_over_the_sources() -> None:

@@ -4,7 +4,8 @@
  * deferred scripts: about half a second after navigation. index.html imports this module at
  * once (an async module script), and it starts loadPyodide() from the vendored runtime as soon
  * as the shell has painted (the interpreter's start-up is one long task that would otherwise hold
- * back the first frame). When PyScript then calls loadPyodide(), it gets that same boot.
+ * back the first frame), or at once in a hidden tab. When PyScript then calls loadPyodide(), it
+ * gets that same boot (PyScript asking first starts it too).
  *
  * PyScript passes {stdout, stderr, indexURL}: the runtime always comes from ./vendor/pyodide/
  * next to this file, and the output callbacks are attached once the runtime is up.
@@ -37,14 +38,18 @@ function boot() {
   return booting;
 }
 
-/* Once the shell's text has painted, or after 250 ms (a hidden tab never paints). */
-new PerformanceObserver((list, observer) => {
-  if (list.getEntriesByName("first-contentful-paint").length) {
-    observer.disconnect();
-    setTimeout(boot, 0);
-  }
-}).observe({ type: "paint", buffered: true });
-setTimeout(boot, 250);
+/* Once the shell's text has painted; at once in a hidden tab, which never paints. */
+if (document.visibilityState === "hidden") {
+  boot();
+} else {
+  new PerformanceObserver((list, observer) => {
+    if (list.getEntriesByName("first-contentful-paint").length) {
+      observer.disconnect();
+      setTimeout(boot, 0);
+    }
+  }).observe({ type: "paint", buffered: true });
+  setTimeout(boot, 3000); // a paint never reported: do not wait for ever
+}
 
 export { version };
 
