@@ -38,7 +38,9 @@ function boot() {
   return booting;
 }
 
-/* Once the shell's text has painted; at once in a hidden tab, which never paints. */
+/* Once the shell's text has painted, or 250 ms after navigation if it paints later (what comes
+ * first of the boot is mostly fetching and compiling the wasm off the main thread: it costs a
+ * slow first paint little, and waiting for it cost the boot more); at once in a hidden tab. */
 if (document.visibilityState === "hidden") {
   boot();
 } else {
@@ -48,7 +50,7 @@ if (document.visibilityState === "hidden") {
       setTimeout(boot, 0);
     }
   }).observe({ type: "paint", buffered: true });
-  setTimeout(boot, 3000); // a paint never reported: do not wait for ever
+  setTimeout(boot, Math.max(0, 250 - performance.now()));
 }
 
 export { version };
