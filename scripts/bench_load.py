@@ -110,7 +110,7 @@ TIMES = """() => ({
 READY = "() => document.documentElement.dataset.ready === 'true'"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 BYTECODE = "() => document.documentElement.dataset.bytecode"
-KEPT = "() => ['kept', 'refused'].includes(document.documentElement.dataset.bytecode)"
+KEPT = "() => ['kept', 'refused', 'failed'].includes(document.documentElement.dataset.bytecode)"
 BUTTONS = """() => [...document.querySelectorAll('#app button[data-action]:not([disabled])')]
   .filter(b => b.checkVisibility()).map(b => Object.fromEntries([...b.attributes]
     .filter(a => a.name.startsWith('data-')).map(a => [a.name.slice(5), a.value])))"""

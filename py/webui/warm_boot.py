@@ -6,8 +6,8 @@ booted from, then hands the new zip to the service worker (window.lcPwa.keepByte
 static/sw-register.js). The next boot gets it.
 
 <html data-bytecode> says how it went: "booted" (this boot ran on kept bytecode), "compiling",
-"kept", "refused" (the worker's version is not the one this page booted from). Without a service
-worker nothing is compiled.
+"kept", "refused" (the worker's version is not the one this page booted from), "failed".
+Without a service worker nothing is compiled.
 """
 
 from __future__ import annotations
@@ -36,7 +36,16 @@ async def _until_quiet(last_input: Callable[[], float]) -> None:
 async def keep_bytecode(last_input: Callable[[], float]) -> None:
     """Compile and hand the bytecode to the service worker, unless this boot already ran on it.
 
-    `last_input()` is the performance.now() of the player's last click or key press."""
+    `last_input()` is the performance.now() of the player's last click or key press. A failure
+    is only logged (html[data-bytecode="failed"]): the game goes on from the sources."""
+    try:
+        await _keep(last_input)
+    except Exception as exc:  # a background task: nothing of the game depends on it
+        js.document.documentElement.dataset.bytecode = "failed"
+        js.console.warn(f"bytecode not kept: {exc!r}")
+
+
+async def _keep(last_input: Callable[[], float]) -> None:
     await _until_quiet(last_input)
     from webui.bytecode import BytecodeZip, booted_on_bytecode  # zipfile: not at boot
 
