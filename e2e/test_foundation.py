@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from conftest import AppPage, Server, dev_server, hold_python, wait_ready
@@ -62,6 +62,34 @@ def test_loading_state_is_painted_before_python(open_app: Callable[..., AppPage]
     assert page.locator("#app [role=status]").is_visible()
     assert page.locator("#app [role=status] p").inner_text() != ""
     assert page.evaluate("document.documentElement.dataset.ready") is None
+
+
+# At first-contentful-paint, whether the setup form was displayed then (an init script: its
+# observer is registered before the page's own, so it is told first).
+FORM_AT_FIRST_PAINT = """new PerformanceObserver((list) => {
+  if (!list.getEntriesByName("first-contentful-paint").length) return;
+  const form = document.getElementById("setup-form");
+  window.__formAtFirstPaint = form ? getComputedStyle(form).display : "absent";
+}).observe({type: "paint", buffered: true});"""
+
+
+def test_the_first_frame_is_the_shell_and_the_form_follows(
+    open_app: Callable[..., AppPage],
+) -> None:
+    """The shell (title, loading line) paints alone; the setup form is laid out after it, and
+    is then usable before Python (static/preboot.js, html[data-shell])."""
+
+    def observe(page: Page) -> None:
+        hold_python(page)
+        page.add_init_script(FORM_AT_FIRST_PAINT)
+
+    page = open_app(ready=False, setup=observe).page
+    page.wait_for_function("window.__formAtFirstPaint !== undefined")
+    assert page.evaluate("window.__formAtFirstPaint") == "none"
+    page.wait_for_selector("#setup-form", state="visible")
+    assert page.evaluate("document.documentElement.dataset.shell") == "painted"
+    page.fill('[data-field="name1"]', "Ada")
+    assert page.input_value('[data-field="name1"]') == "Ada"
 
 
 def test_the_opponent_choice_is_hidden_while_online_mode_is_chosen(

@@ -14,10 +14,12 @@ them alternately in one headless Chromium, --runs times each:
   away from the page: the browser starts it again for the navigation), unless --keep-worker.
 
 Each load is measured in-page from navigation start: first-paint and first-contentful-paint
-(the paint timing API), and from the navigation timing entry: response start (when the
-document's first byte came: from the network, or from the worker), DOM interactive (parsing
-done) and DOMContentLoaded (the deferred and module scripts have run). A load ends at its
-first-contentful-paint; the page is then closed (Python's boot is not waited for).
+(the paint timing API), when the setup form's heading painted (Element Timing: the bench
+marks it in every build it serves, the baseline's too), and from the navigation timing entry:
+response start (when the document's first byte came: from the network, or from the worker),
+DOM interactive (parsing done) and DOMContentLoaded (the deferred and module scripts have
+run). A load ends once the setup form has painted (at first-contentful-paint for the variants
+that never show it); the page is then closed (Python's boot is not waited for).
 
 Variants (--variants, comma-separated; the default is every one): edits of the built site, to
 find what holds the first frame back. Only "shipped" is the real app:
@@ -35,6 +37,7 @@ find what holds the first frame back. Only "shipped" is the real app:
   page-bg      app.css's four background gradients on the body again (not a fixed layer)
   unfixed      eager-libs and page-bg together: the shell as it was before these two changes
   plain-bg     no background gradients at all
+  no-form      the setup form not displayed (the shell alone: title and loading line)
   no-shadows   without the setup form's box-shadow and the title's text-shadow
 
 --baseline REV (repeatable) adds git revision REV's build as one more variant, unchanged.
@@ -70,15 +73,27 @@ BACKGROUND = ("radial-gradient(ellipse at 15% 0%, rgba(226, 179, 91, 0.13), tran
               " rgba(226, 179, 91, 0.05) 26px 27px),"
               " repeating-radial-gradient(circle at 10% 85%, transparent 0 34px,"
               " rgba(226, 179, 91, 0.04) 34px 35px)")
-# Says "lc:fcp" on the console at first-contentful-paint: the bench waits for that message
-# rather than polling the page (Playwright's polling scripts would compete with the paint).
+# Says "lc:fcp" on the console at first-contentful-paint, and "lc:setup" when the setup form's
+# heading has painted (Element Timing: SETUP_MARK, added to every build the bench serves): the
+# bench waits for these messages rather than polling the page (Playwright's polling scripts
+# would compete with the paint).
 OBSERVE = """new PerformanceObserver((list) => {
   if (list.getEntriesByName("first-contentful-paint").length) console.debug("lc:fcp");
-}).observe({type: "paint", buffered: true});"""
+}).observe({type: "paint", buffered: true});
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (entry.identifier !== "setup") continue;
+    window.__lcSetupPainted = entry.renderTime || entry.loadTime;
+    console.debug("lc:setup");
+  }
+}).observe({type: "element", buffered: true});"""
+SETUP_HEADING = '<h2 data-i18n="setup.heading"'
+SETUP_MARK = SETUP_HEADING + ' elementtiming="setup"'
 FIGURES = """() => {
   const paint = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
   const nav = performance.getEntriesByType("navigation")[0];
   return {fp: paint("first-paint"), fcp: paint("first-contentful-paint"),
+          setup: window.__lcSetupPainted ?? null,
           response: nav.responseStart, interactive: nav.domInteractive,
           dcl: nav.domContentLoadedEventEnd || null,
           worker: nav.workerStart > 0 ? nav.responseStart - nav.workerStart : null};
@@ -88,7 +103,8 @@ REGISTER = """async () => {
   await navigator.serviceWorker.ready;
 }"""
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
-COLUMNS = (("fp", "first paint"), ("fcp", "contentful"), ("response", "response"),
+COLUMNS = (("fp", "first paint"), ("fcp", "contentful"), ("setup", "setup form"),
+           ("response", "response"),
            ("interactive", "interactive"), ("dcl", "DCL"))
 
 
@@ -160,17 +176,32 @@ VARIANTS: dict[str, Callable[[Path], None] | None] = {
     "page-bg": PAGE_BG,
     "unfixed": unfixed,
     "plain-bg": with_style("body::before { content: none; }"),
+    "no-form": with_style("#setup-form { display: none; }"),
     "no-shadows": with_style(".setup { box-shadow: none; } h1 { text-shadow: none !important; }"),
 }
+NO_SETUP = {"text", "no-form", "no-classic", "no-scripts"}
+"""Variants that never show the setup form (a load of them ends at first-contentful-paint)."""
 
 
-def cold_load(browser: Browser, url: str) -> dict[str, float | None]:
-    """One first visit in a fresh context: the figures at first-contentful-paint."""
+def marked(prepare: Callable[[Path], None] | None) -> Callable[[Path], None]:
+    """A build's preparation, then the setup form's heading marked for Element Timing."""
+
+    def mark(site: Path) -> None:
+        if prepare is not None:
+            prepare(site)
+        page = site / "index.html"
+        page.write_text(page.read_text().replace(SETUP_HEADING, SETUP_MARK))
+
+    return mark
+
+
+def cold_load(browser: Browser, url: str, end: str) -> dict[str, float | None]:
+    """One first visit in a fresh context: the figures once `end` is said on the console."""
     context = browser.new_context()
     context.add_init_script(OBSERVE)
     try:
         page = context.new_page()
-        with page.expect_console_message(lambda m: m.text == "lc:fcp", timeout=60_000):
+        with page.expect_console_message(lambda m: m.text == end, timeout=60_000):
             page.goto(url, wait_until="commit")
         figures: dict[str, float | None] = page.evaluate(FIGURES)
     finally:
@@ -188,15 +219,16 @@ def install_worker(context: BrowserContext, url: str) -> None:
     page.close()
 
 
-def warm_load(context: BrowserContext, url: str, keep_worker: bool) -> dict[str, float | None]:
-    """One visit in the persistent context (service worker installed)."""
+def warm_load(context: BrowserContext, url: str, end: str,
+              keep_worker: bool) -> dict[str, float | None]:
+    """One visit in the persistent context (service worker installed), until `end`."""
     page = context.new_page()
     if not keep_worker:
         session = context.new_cdp_session(page)
         session.send("ServiceWorker.enable")
         session.send("ServiceWorker.stopAllWorkers")
         session.detach()
-    with page.expect_console_message(lambda m: m.text == "lc:fcp", timeout=60_000):
+    with page.expect_console_message(lambda m: m.text == end, timeout=60_000):
         page.goto(url, wait_until="commit")
     figures: dict[str, float | None] = page.evaluate(FIGURES)
     if figures["worker"] is None:
@@ -247,7 +279,7 @@ def main() -> int:
     cold: dict[str, list[dict[str, float | None]]] = {name: [] for name in builds}
     warm: dict[str, list[dict[str, float | None]]] = {name: [] for name in builds}
     with ExitStack() as stack:
-        urls = {name: stack.enter_context(served_site(prepare)).url
+        urls = {name: stack.enter_context(served_site(marked(prepare))).url
                 for name, prepare in builds.items()}
         pw = stack.enter_context(sync_playwright())
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -257,15 +289,16 @@ def main() -> int:
                                                         **chromium_options(pw))
         context.add_init_script(OBSERVE)
         stack.callback(context.close)
-        for url in urls.values():
+        ends = {name: "lc:fcp" if name in NO_SETUP else "lc:setup" for name in builds}
+        for name, url in urls.items():
             install_worker(context, url)
-            warm_load(context, url, args.keep_worker)  # the first one primes the caches
+            warm_load(context, url, ends[name], args.keep_worker)  # primes the caches
         names = list(builds)
         for run in range(args.runs):
             order = names[run % len(names):] + names[:run % len(names)]
             for name in order:
-                cold[name].append(cold_load(browser, urls[name]))
-                warm[name].append(warm_load(context, urls[name], args.keep_worker))
+                cold[name].append(cold_load(browser, urls[name], ends[name]))
+                warm[name].append(warm_load(context, urls[name], ends[name], args.keep_worker))
             print(f"run {run + 1}/{args.runs}: " + ", ".join(
                 f"{name} {cold[name][-1]['fcp']:.0f}/{warm[name][-1]['fcp']:.0f}"
                 for name in names), flush=True)
