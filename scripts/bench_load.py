@@ -15,10 +15,10 @@ warm: the page opened again in the same profile once the first visit is over (th
 worker installed, and the bytecode the first visit compiled while idle kept by it, so the game
 boots from its cache; the bare page has no service worker and boots from the HTTP cache,
 revalidated: the dev server sends no-cache). Times are in-page, from navigation
-start (also printed: when the wasm is instantiated and, for the game, PyScript's py:ready, to
-show where the boot goes): first paint (the paint timing API's first-contentful-paint: the
-shell's title) and ready (html[data-ready=true], set by the game when it is interactive and by
-the bare page when loadPyodide() has resolved).
+start (also printed: when the wasm is instantiated and, for the game, when its runtime has
+booted and PyScript's py:ready, to show where the boot goes): first paint (the paint timing
+API's first-contentful-paint: the shell's title) and ready (html[data-ready=true], set by the
+game when it is interactive and by the bare page when loadPyodide() has resolved).
 
 First-visit bytes: what really came over the network during the first visit, the service
 worker's install included: the dev server's log of its answers with a body (status 200; a
@@ -106,6 +106,7 @@ TIMES = """() => ({
   ready: window.__lc.ready,
   wasm: window.__lc.wasm,
   pyReady: window.__lc.pyReady,
+  runtime: performance.getEntriesByName("lc:runtime-ready")[0]?.startTime ?? null,
 })"""
 READY = "() => document.documentElement.dataset.ready === 'true'"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
@@ -195,6 +196,7 @@ def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
             "warm paint": warm["paint"], "warm ready": warm["ready"],
             "bytes raw": raw, "bytes brotli": br, "bytes gzip": gz,
             "cold wasm": cold["wasm"], "warm wasm": warm["wasm"],
+            "cold runtime": cold["runtime"], "warm runtime": warm["runtime"],
             "cold py:ready": cold["pyReady"], "warm py:ready": warm["pyReady"],
             "bytecode kept": kept}
 
@@ -306,12 +308,13 @@ def main() -> int:
         for figure in ("cold ready", "warm ready"):
             listed = ", ".join(f"{r[figure]:.0f}" for r in runs[kind])
             print(f"  {kind} {figure}: {listed}")
-    print("\nwhere the boot goes (medians, ms from navigation): wasm instantiated -> PyScript "
-          "about to run the app (py:ready) -> ready")
+    print("\nwhere the boot goes (medians, ms from navigation): wasm instantiated -> the game's"
+          " runtime booted (static/pyodide-early.mjs) -> PyScript about to run the app (py:ready)"
+          " -> ready")
     for kind in runs:
         for load in ("cold", "warm"):
             marks = [(name, [r[f"{load} {name}"] for r in runs[kind]])
-                     for name in ("wasm", "py:ready", "ready")]
+                     for name in ("wasm", "runtime", "py:ready", "ready")]
             print(f"  {kind} {load}: " + "  ".join(
                 f"{name} {statistics.median(values):.0f}" for name, values in marks
                 if None not in values))

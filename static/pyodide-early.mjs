@@ -17,8 +17,11 @@ const RETRIED = "lostcities.bytecode-retried";  // sessionStorage: retried once 
 let booting = null;
 
 async function start() {
+  performance.mark("lc:runtime-start");  // for scripts/bench_load.py
   try {
-    return await loadRuntime({ indexURL });
+    const runtime = await loadRuntime({ indexURL });
+    performance.mark("lc:runtime-ready");
+    return runtime;
   } catch (error) {
     // A boot that fails on the standard library with the bytecode a previous boot compiled
     // (py/webui/warm_boot.py) drops it and tries once more from the sources.

@@ -7,6 +7,7 @@ DOM, over whole matches played by the click-bot of test_webui_table.py.
 
 from __future__ import annotations
 
+import html
 import random
 from dataclasses import replace
 from html.parser import HTMLParser
@@ -15,7 +16,8 @@ import pytest
 from test_webui_table import ALL_ON, click_bot_step, new_session
 
 from lostcities import Options
-from webui.regions import Op, Region, diff, keyed, parse, plain
+from webui.html import esc
+from webui.regions import Op, Region, diff, keyed, parse, plain, unescape
 from webui.screens import render_doc, render_screen
 from webui.table import Extras
 
@@ -184,3 +186,12 @@ def test_a_region_is_one_element(bad: str) -> None:
         parse(keyed("k", "<p></p>")[:-1])
     with pytest.raises(ValueError):
         parse("\x04")
+
+
+def test_unescape_reads_back_what_esc_wrote_as_the_html_module_would() -> None:
+    """regions.unescape undoes webui.html.esc (which writes what html.escape writes)."""
+    samples = ["", "plain", "&", "&amp;", "<b>\"Ann\" & 'Bo'</b>", "&#x27;&quot;&lt;", "a&b;c",
+               "tom & jerry's \"<>\" &nbsp;", "&&&;;;"]
+    for text in samples:
+        assert esc(text) == html.escape(text, quote=True)
+        assert unescape(esc(text)) == text == html.unescape(esc(text))

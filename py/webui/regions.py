@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from functools import cached_property, lru_cache
-from html import unescape
 from typing import NamedTuple
 
 _OPEN, _MID, _CLOSE = "\x02", "\x03", "\x04"  # a region is \x02key\x03 ... \x04key\x03
@@ -167,6 +166,16 @@ def _diff_region(old: Region, new: Region, ops: list[Op]) -> None:
         return
     ops.extend(attributes)
     _diff_children(old, new, ops)
+
+
+_ENTITY = re.compile("&(amp|lt|gt|quot|#x27);")
+_CHARACTERS = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "#x27": "'"}
+
+
+def unescape(text: str) -> str:
+    """An attribute value as the browser reads it, from webui.html.esc's escaping (the only
+    one the screens write: the `html` module's full entity table is not worth its boot)."""
+    return _ENTITY.sub(lambda match: _CHARACTERS[match.group(1)], text) if "&" in text else text
 
 
 @lru_cache(maxsize=1024)

@@ -13,7 +13,6 @@ Without a service worker nothing is compiled.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import sys
 from collections.abc import Callable
 
@@ -68,6 +67,8 @@ async def _keep(last_input: Callable[[], float]) -> None:
     data = builder.assemble()
     buffer = js.Uint8Array.new(len(data))
     buffer.assign(data)
+    import hashlib  # not at boot: only a page left idle gets here
+
     answer = await bridge.keepBytecode(hashlib.sha256(original).hexdigest()[:16], buffer)
     root.dataset.bytecode = "kept" if answer.kept else "refused"
     if not answer.kept:

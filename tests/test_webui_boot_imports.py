@@ -1,0 +1,41 @@
+"""What the page's boot imports: the standard modules that are dear to compile on a first
+visit (no bytecode yet) stay out of it until they are used (webui.app's imports)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+PY = Path(__file__).resolve().parent.parent / "py"
+
+# Imports webui.app as the page does, with `js` and `pyodide.ffi` stood in for (they are only
+# touched when the page runs), and prints the modules then loaded.
+IMPORT_APP = """
+import json, sys, types
+
+class Anything:
+    def __getattr__(self, name): return Anything()
+    def __call__(self, *args, **kwargs): return Anything()
+
+js = types.ModuleType("js")
+js.__getattr__ = lambda name: Anything()
+ffi = types.ModuleType("pyodide.ffi")
+ffi.create_proxy, ffi.jsnull = (lambda f: f), None
+pyodide = types.ModuleType("pyodide")
+pyodide.ffi = ffi
+sys.modules.update({"js": js, "pyodide": pyodide, "pyodide.ffi": ffi})
+import webui.app
+print(json.dumps(sorted(sys.modules)))
+"""
+
+DEAR = {"html", "html.entities", "urllib.parse", "ipaddress", "secrets", "hmac", "hashlib"}
+"""Measured in the shipped Pyodide from source: html ~75 ms (its entity table), urllib.parse
+~125 ms (with ipaddress), secrets and hashlib ~30 ms."""
+
+
+def test_the_boot_does_not_import_the_dear_standard_modules() -> None:
+    result = subprocess.run([sys.executable, "-c", IMPORT_APP], cwd=PY, capture_output=True,
+                            text=True, check=True, timeout=60)
+    loaded = set(json.loads(result.stdout.splitlines()[-1]))
+    assert "webui.app" in loaded and "webui.online.codes" in loaded
+    assert sorted(DEAR & loaded) == []
