@@ -37,6 +37,7 @@ find what holds the first frame back. Only "shipped" is the real app:
   page-bg      app.css's four background gradients on the body again (not a fixed layer)
   unfixed      eager-libs and page-bg together: the shell as it was before these two changes
   plain-bg     no background gradients at all
+  one-font     every element in the default sans-serif (no font fallback look-ups)
   no-form      the setup form not displayed (the shell alone: title and loading line)
   no-shadows   without the setup form's box-shadow and the title's text-shadow
 
@@ -176,6 +177,7 @@ VARIANTS: dict[str, Callable[[Path], None] | None] = {
     "page-bg": PAGE_BG,
     "unfixed": unfixed,
     "plain-bg": with_style("body::before { content: none; }"),
+    "one-font": with_style("* { font-family: sans-serif !important; }"),
     "no-form": with_style("#setup-form { display: none; }"),
     "no-shadows": with_style(".setup { box-shadow: none; } h1 { text-shadow: none !important; }"),
 }
