@@ -193,8 +193,8 @@ def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppP
 
     Each call makes a new context (a separate player: own storage, own PeerJS peer), records
     requests and errors, calls setup(page) if given (e.g. to add routes or init scripts),
-    opens lc_server.url + query and, unless ready=False, waits for data-ready. The contexts
-    close at teardown.
+    opens lc_server.url + query and waits for data-ready (with ready=False: only for the shell's
+    paint, after which the setup form is shown). The contexts close at teardown.
     """
     contexts = []
 
@@ -221,6 +221,8 @@ def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppP
         page.goto(lc_server.url + query)
         if ready:
             wait_ready(page, page_errors=app.page_errors)
+        else:  # the setup form is shown once the shell has painted (static/preboot.js)
+            page.wait_for_selector('html[data-shell="painted"]', state="attached")
         return app
 
     yield open_page
