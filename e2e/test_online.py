@@ -124,9 +124,10 @@ def wait_synced(host: Page, guest: Page, before: str | None = None) -> str:
 
 
 def host_save(host: Page) -> dict[str, Any]:
-    """The host's saved room, read a task later: the page saves a task after it renders."""
-    text = host.evaluate("(key) => new Promise((done) => setTimeout("
-                         " () => done(localStorage.getItem(key)), 0))", HOST_KEY)
+    """The host's saved room, read once the page's due save has run: it saves in a task after
+    the next frame (dom.AfterPaint), so this reads in a task after the frame after."""
+    text = host.evaluate("(key) => new Promise((done) => requestAnimationFrame(() => setTimeout("
+                         " () => done(localStorage.getItem(key)), 0)))", HOST_KEY)
     assert text, "the host has no saved room"
     return json.loads(text)
 

@@ -116,9 +116,9 @@ def enter_lobby(page: Page) -> None:
 
 
 def to_act(host: Page) -> int | None:
-    doc = json.loads(host.evaluate(  # a task later: the page saves right after rendering
-        "() => new Promise((done) => setTimeout("
-        " () => done(localStorage.getItem('lostcities-online-host')), 0))"))
+    doc = json.loads(host.evaluate(  # the page saves in a task after the next frame
+        "() => new Promise((done) => requestAnimationFrame(() => setTimeout("
+        " () => done(localStorage.getItem('lostcities-online-host')), 0)))"))
     state = doc["match"]["state"]
     return None if state["phase"] in ("match-end",) else state["to_act"]
 

@@ -14,9 +14,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import (  # type: ignore[import-not-found]
-    create_once_callable, create_proxy, jsnull,
-)
+from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from lostcities import Options
 from webui.online.codes import (
@@ -34,6 +32,7 @@ from webui.online.screens import (
     qr_svg, render_guest_waiting, render_host_waiting, render_lobby, status_bar, sync_mark,
 )
 from webui.botseat import run_sliced
+from webui.dom import AfterPaint
 from webui.hint import can_hint, hint_steps, render_hint
 from webui.i18n import t
 from webui.regions import keyed
@@ -105,8 +104,7 @@ class OnlineController:
         self._rerender = rerender
         self._on_leave = on_leave
         self._shown_state: str | None = None
-        self._save_due: Any = None
-        """The pending `_save_now` (a once-callable given to setTimeout), or None."""
+        self._save_later = AfterPaint(self._save_now)  # the host's save waits for the paint
         self._tasks: set[asyncio.Future[Any]] = set()
         self._proxies = [create_proxy(self._tick), create_proxy(self._network_event),
                          create_proxy(self._page_hide)]
@@ -305,13 +303,11 @@ class OnlineController:
             self._host_net.host = host
 
     def _save_soon(self) -> None:
-        """Save the room once the change is on screen (a task later; at once on pagehide)."""
-        if self._save_due is None:
-            self._save_due = create_once_callable(self._save_now)
-            js.setTimeout(self._save_due, 0)
+        """Save the room once the change has been painted (at once if the page is hidden or
+        left: dom.AfterPaint)."""
+        self._save_later.request()
 
     def _save_now(self) -> None:
-        self._save_due = None
         if self.host is not None:
             _store(HOST_KEY, self.host.to_json())
 
@@ -492,9 +488,8 @@ class OnlineController:
             self._rerender()
 
     def _page_hide(self, _event: Any) -> None:
-        """Leaving the page: save what is due, hang up at once so the opponent sees it."""
-        if self._save_due is not None:
-            self._save_now()
+        """Leaving the page: hang up at once so the opponent sees it (a save that is due is
+        written by `_save_later` on the same event)."""
         self._hang_up()
 
     def _hang_up(self) -> None:
