@@ -4,7 +4,7 @@
  * deferred scripts: about half a second after navigation. index.html imports this module at
  * once (an async module script), and it starts loadPyodide() from the vendored runtime as soon
  * as the shell has painted (the interpreter's start-up is one long task that would otherwise hold
- * back the first frame), or at once in a hidden tab. When PyScript then calls loadPyodide(), it
+ * back the first frame), or at once in a hidden tab (static/preboot.js tells which). When PyScript then calls loadPyodide(), it
  * gets that same boot (PyScript asking first starts it too).
  *
  * PyScript passes {stdout, stderr, indexURL}: the runtime always comes from ./vendor/pyodide/
@@ -41,18 +41,19 @@ function boot() {
   return booting;
 }
 
-/* Once the shell's text has painted, or 250 ms after navigation if it paints later (what comes
- * first of the boot is mostly fetching and compiling the wasm off the main thread: it costs a
- * slow first paint little, and waiting for it cost the boot more); at once in a hidden tab. */
-if (document.visibilityState === "hidden") {
+/* Once the shell has painted (html[data-shell="painted"]: static/preboot.js sets it on the first
+ * contentful paint, at once in a hidden tab), or 250 ms after navigation if that comes later
+ * (what comes first of the boot is mostly fetching and compiling the wasm off the main thread:
+ * it costs a slow first paint little, and waiting for it cost the boot more). */
+const root = document.documentElement;
+if (root.dataset.shell === "painted") {
   boot();
 } else {
-  new PerformanceObserver((list, observer) => {
-    if (list.getEntriesByName("first-contentful-paint").length) {
-      observer.disconnect();
-      setTimeout(boot, 0);
-    }
-  }).observe({ type: "paint", buffered: true });
+  new MutationObserver((records, observer) => {
+    if (root.dataset.shell !== "painted") return;
+    observer.disconnect();
+    setTimeout(boot, 0);
+  }).observe(root, { attributes: true, attributeFilter: ["data-shell"] });
   setTimeout(boot, Math.max(0, 250 - performance.now()));
 }
 

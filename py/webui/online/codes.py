@@ -75,11 +75,12 @@ def join_link(page_url: str, code: str) -> str:
 
 def code_from_query(search: str) -> str | None:
     """The room code of a join link's query string (``?room=...``), or None if absent."""
-    if not search.lstrip("?"):
+    query = search.lstrip("?")
+    if not query:
         return None
     from urllib.parse import parse_qsl
 
-    for key, value in parse_qsl(search.lstrip("?"), keep_blank_values=True):
+    for key, value in parse_qsl(query, keep_blank_values=True):
         if key == ROOM_PARAM:
             return value[:40]
     return None
