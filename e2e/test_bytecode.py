@@ -100,18 +100,28 @@ json.dumps({name: importlib.util.source_hash(open('pyscript/' + name, 'rb').read
             for name in os.listdir('pyscript') if name.endswith('.py')})
 """
 
+# Where the boot's modules came from: app.zip (first on sys.path) or the standard library zip.
+IMPORTED_FROM = """
+import html.entities, json, pyscript, sys
+json.dumps({m: sys.modules[m].__file__.split(".zip/")[1]
+            for m in ("pyscript", "html.entities", "json")})
+"""
+
 
 def test_the_page_runs_the_app_compiled_and_pycs_that_match_pyscripts_package(
     app: AppPage,
 ) -> None:
     with zipfile.ZipFile(ROOT / "static" / "vendor" / "app.zip") as shipped:
         names = shipped.namelist()
-        # PyScript's package: checked pycs whose source hash is that of the source PyScript
-        # wrote in this page (else the import system would compile the source instead).
+        # PyScript's package: pycs made from the very sources PyScript wrote in this page (the
+        # hash in their header), imported from the zip instead of those sources.
         shipped_hashes = {
             name.split("/")[-1].split(".")[0] + ".py": shipped.read(name)[8:16].hex()
-            for name in names if name.startswith("pyscript/__pycache__/")}
+            for name in names if name.startswith("pyscript/")}
     assert "webui/table.pyc" in names and not any(n.endswith(".py") for n in names)
     written = json.loads(app.page.evaluate(RUN, SOURCE_HASHES))
     assert len(written) >= 10 and written == shipped_hashes
+    origins = json.loads(app.page.evaluate(RUN, IMPORTED_FROM))
+    assert origins == {"pyscript": "pyscript/__init__.pyc", "html.entities": "html/entities.pyc",
+                       "json": "json/__init__.py"}
     assert app.page.evaluate(RUN, "import webui.table; webui.table.__file__").endswith(".pyc")

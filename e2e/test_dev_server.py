@@ -105,10 +105,11 @@ def test_app_zip_holds_the_python_packages_compiled() -> None:
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
     }
     # Every module compiled by the runtime's own CPython: sourceless pycs, and the pycs of
-    # PyScript's own package (e2e/test_bytecode.py checks they match its sources in the page).
+    # PyScript's own package and of `html` (e2e/test_bytecode.py checks they match the sources
+    # in the page).
     assert "webui/main.pyc" in names and "webui/__init__.pyc" in names
-    pyscript = {name for name in names if name.startswith("pyscript/__pycache__/")}
-    assert "pyscript/__pycache__/__init__.cpython-314.pyc" in pyscript
+    pyscript = {name for name in names if name.startswith(("pyscript/", "html/"))}
+    assert {"pyscript/__init__.pyc", "html/__init__.pyc", "html/entities.pyc"} <= pyscript
     assert names - pyscript == {name.removesuffix(".py") + ".pyc" if name.endswith(".py")
                                 else name for name in sources}
 

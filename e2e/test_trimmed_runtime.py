@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "static" / "vendor" / "pyodide" / "python_stdlib.zip"
 FULL = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
 PLUGIN_CHUNKS = ("py-editor-", "py-game-", "py-terminal-", "donkey-", "deprecations-manager-",
-                 "codemirror", "xterm")
+                 "codemirror", "xterm", "/zip-")
 SEEDS = (7, 2026)
 BUTTONS = """() => [...document.querySelectorAll('#app button[data-action]:not([disabled])')]
   .filter(b => b.checkVisibility()).map(b => Object.assign({}, b.dataset))"""

@@ -7,7 +7,8 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
                               TRIMMED to what the game imports (scripts/trim_stdlib.py)
     static/vendor/pyscript/   core.js and the chunks it imports, without the plugins the page
                               turns off ("!name" in static/pyscript.json and index.html's
-                              <mpy-config>) and what only those import, no source maps, no
+                              <mpy-config>) and what only those import, without zip.js
+                              (UNUSED_CHUNKS), no source maps, no
                               core.css (it styles PyScript's editor and terminal, unused here;
                               one render-blocking request less) (npm: @pyscript/core, dist/)
     static/vendor/peerjs/     peerjs.min.js, the UMD bundle that defines window.Peer (npm: peerjs)
@@ -15,8 +16,8 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
                               (npm: qrcode-generator)
     static/vendor/app.zip     the Python packages under py/ (lostcities, webui, ...) compiled to
                               bytecode (sourceless .pyc) by the runtime's own CPython under Node
-                              (scripts/compile_app.mjs), with pycs for PyScript's own package,
-                              unpacked by PyScript into the working directory (pyscript.json)
+                              (scripts/compile_app.mjs), with pycs of PyScript's own package and
+                              of `html`; static/pyodide-early.mjs puts it first on sys.path
 
 With --dist DIR it then assembles the deployable site in DIR (what Netlify publishes): the
 top-level web files (index.html, sw.js, *.webmanifest, icons: see DIST_SUFFIXES), static/ with
@@ -51,6 +52,10 @@ PYODIDE_FILES = (
 STDLIB = "python_stdlib.zip"
 # A chunk's imports: `from"./x.js"`, `import"./x.js"`, `import("./x.js")`.
 CHUNK_IMPORT = re.compile(r'(?:from|import)\s*\(?\s*"\./([\w.-]+\.js)"')
+# Chunks that PyScript imports only in code this page never runs: zip.js (zip-<hash>.js), with
+# which MicroPython's engine unpacks archives of the config's "files" (the page runs no
+# MicroPython, its config lists no files, and Pyodide's engine unpacks with the runtime).
+UNUSED_CHUNKS = frozenset({"zip"})
 PEERJS_FILES = ("peerjs.min.js",)
 QRCODE_FILES = ("qrcode.js",)
 DIST_SUFFIXES = (".html", ".js", ".mjs", ".webmanifest", ".ico", ".png", ".svg")
@@ -210,8 +215,8 @@ def build(root: Path) -> None:
     finally:
         trimmed.unlink()
     disabled = disabled_plugins(root)
-    sync_folder(pyscript_files(modules / "@pyscript" / "core" / "dist", disabled),
-                vendor / "pyscript")
+    pyscript = pyscript_files(modules / "@pyscript" / "core" / "dist", disabled | UNUSED_CHUNKS)
+    sync_folder(pyscript, vendor / "pyscript")
     sync_folder(npm_files(modules / "peerjs" / "dist", PEERJS_FILES), vendor / "peerjs")
     sync_folder(npm_files(modules / "qrcode-generator" / "dist", QRCODE_FILES), vendor / "qrcode")
     sources = zip_packages(root / "py", vendor / APP_SOURCES)

@@ -9,9 +9,12 @@
 //   dataclass without one gets its signature as docstring, made by `inspect` at every import
 //   (a third of the app's import time in Pyodide). Any other entry is copied.
 // - PyScript's own Python package, which PyScript writes into the working directory at every
-//   boot from a string in one of its chunks, gets `pyscript/__pycache__/<module>.<tag>.pyc`:
-//   checked hash-based pycs, which the import system compares with the source it finds and
-//   ignores when they differ (another PyScript version), so they are never run stale.
+//   boot from a string in one of its chunks, becomes `pyscript/<module>.pyc`, and the standard
+//   modules of SHADOWED_STDLIB (which that package imports: `html` and its entity table, 74 ms
+//   to compile from source in the page) `html/...pyc`. static/pyodide-early.mjs puts this zip
+//   first on sys.path, so these are imported instead of the sources. They are unchecked
+//   hash-based pycs: run as they are, the header keeps the hash of the source they were made
+//   from (e2e/test_bytecode.py compares it with what PyScript writes in the page).
 // Entries are deflated with fixed dates: the same sources give the same bytes.
 import fs from "fs";
 import path from "path";
@@ -52,8 +55,10 @@ const pyodide = await loadPyodide({ indexURL: path.resolve(pyodideDir) + "/" });
 pyodide.FS.writeFile("/tmp/sources.zip", fs.readFileSync(sourcesZip));
 pyodide.globals.set("PYSCRIPT", JSON.stringify(pyscriptPackage(pyscriptDir)));
 pyodide.runPython(`
-import ast, json, marshal, zipfile
-from importlib.util import MAGIC_NUMBER, cache_from_source, source_hash
+import ast, importlib.util, json, marshal, zipfile
+from importlib.util import MAGIC_NUMBER, source_hash
+
+SHADOWED_STDLIB = ("html", "html.entities")
 
 DATE = (1980, 1, 1, 0, 0, 0)
 UNDOCUMENTED = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)
@@ -81,6 +86,13 @@ def code(source, name):
     return marshal.dumps(compile(source, name, "exec", dont_inherit=True))
 
 
+def hashed_pyc(source, name):
+    """An unchecked hash-based pyc: run as is, with the hash of the source it was made from."""
+    if isinstance(source, str):
+        source = source.encode("utf-8")
+    return MAGIC_NUMBER + (1).to_bytes(4, "little") + source_hash(source) + code(source, name)
+
+
 with zipfile.ZipFile("/tmp/sources.zip") as sources, \\
         zipfile.ZipFile("/tmp/bytecode.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as out:
     for info in sources.infolist():
@@ -91,7 +103,11 @@ with zipfile.ZipFile("/tmp/sources.zip") as sources, \\
         out.writestr(entry(name), data)
     for module, text in sorted(json.loads(PYSCRIPT).items()):
         source, name = text.encode("utf-8"), "pyscript/" + module  # as PyScript writes it
-        checked = (3).to_bytes(4, "little") + source_hash(source)
-        out.writestr(entry(cache_from_source(name)), MAGIC_NUMBER + checked + code(source, name))
+        out.writestr(entry(name[:-3] + ".pyc"), hashed_pyc(source, name))
+    for module in SHADOWED_STDLIB:
+        spec = importlib.util.find_spec(module)
+        name = module.replace(".", "/") + ("/__init__.py" if spec.submodule_search_locations
+                                           is not None else ".py")
+        out.writestr(entry(name[:-3] + ".pyc"), hashed_pyc(spec.loader.get_source(module), name))
 `);
 fs.writeFileSync(bytecodeZip, pyodide.FS.readFile("/tmp/bytecode.zip"));

@@ -13,13 +13,25 @@
 import { loadPyodide as loadRuntime, version } from "./vendor/pyodide/pyodide.mjs";
 
 const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
+const APP_URL = new URL("./vendor/app.zip", import.meta.url).href;
+const APP_PATH = "/lib/lostcities-app.zip";  // first on sys.path: imported from, never unpacked
 const RETRIED = "lostcities.bytecode-retried";  // sessionStorage: retried once from the sources
 let booting = null;
+
+/* The app's packages (scripts/compile_app.mjs): every module compiled, PyScript's package and
+ * the standard modules its prelude would compile from source (html) included. */
+async function appZip() {
+  const response = await fetch(APP_URL);
+  if (!response.ok) throw new Error(`${APP_URL}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
 
 async function start() {
   performance.mark("lc:runtime-start");  // for scripts/bench_load.py
   try {
-    const runtime = await loadRuntime({ indexURL });
+    const [runtime, app] = await Promise.all([loadRuntime({ indexURL }), appZip()]);
+    runtime.FS.writeFile(APP_PATH, app);
+    runtime.runPython(`import sys; sys.path.insert(0, "${APP_PATH}")`);
     performance.mark("lc:runtime-ready");
     return runtime;
   } catch (error) {

@@ -13,7 +13,6 @@ Without a service worker nothing is compiled.
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Callable
 
 import js  # type: ignore[import-not-found]
@@ -23,7 +22,10 @@ QUIET_MS = 1500
 
 
 def _stdlib_zip() -> str:
-    return next(path for path in sys.path if path.endswith(".zip"))
+    """The standard library zip this boot imports from (not the app's, first on sys.path)."""
+    import json  # imported at start-up: from that zip
+
+    return str(json.__loader__.archive)  # type: ignore[union-attr]
 
 
 async def _until_quiet(last_input: Callable[[], float]) -> None:
