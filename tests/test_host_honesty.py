@@ -1,4 +1,4 @@
-"""Nothing a seat may not see ever reaches it through the host (RULES.md §6).
+"""Nothing a seat may not see ever reaches it through the host (docs/rules.md §6).
 
 Two random seats play whole matches with every option on; every message the host sends, to
 either seat, is checked against the true state (`state_to_json`, the host's own save):

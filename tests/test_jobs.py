@@ -1,4 +1,4 @@
-"""RULES.md §5.1: the job draft and one scenario per job."""
+"""docs/rules.md §5.1: the job draft and one scenario per job."""
 
 import pytest
 

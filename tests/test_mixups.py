@@ -1,4 +1,4 @@
-"""RULES.md §5.4: when the mixup is drawn, one scenario per mixup, and stacking with jobs."""
+"""docs/rules.md §5.4: when the mixup is drawn, one scenario per mixup, and stacking with jobs."""
 
 import pytest
 

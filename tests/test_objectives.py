@@ -1,4 +1,4 @@
-"""RULES.md §5.3: the objective deal, secrecy, and one scenario per objective."""
+"""docs/rules.md §5.3: the objective deal, secrecy, and one scenario per objective."""
 
 import pytest
 

@@ -52,7 +52,7 @@ def choose(state, rng: random.Random):
 
 
 def peek_count(state, player: int) -> int:
-    """How many deck cards RULES.md lets ``player`` see now (Radio 2, Scout 1, own turn)."""
+    """How many deck cards docs/rules.md §6 lets ``player`` see now (Radio 2, Scout 1, own turn)."""
     if state.to_act != player or state.phase not in ("play", "draw"):
         return 0
     if "radio" in state.skills_used:

@@ -1,4 +1,4 @@
-"""RULES.md §2 and §4 as scenario tests from constructed positions."""
+"""docs/rules.md §2 and §4 as scenario tests from constructed positions."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md §3: every worked example, and the scoring parameters jobs and mixups change."""
+"""docs/rules.md §3: every worked example, and the scoring parameters jobs and mixups change."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md §5.2: charges and one scenario per skill."""
+"""docs/rules.md §5.2: charges and one scenario per skill."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""view(state, player): the contract's keys, and only what RULES.md §6 lets a player see."""
+"""view(state, player): the contract's keys, and only what docs/rules.md §6 lets a player see."""
 
 from lostcities import (
     Discard, Draw, Options, Play, apply, legal_moves, move_to_json, new_match, view,

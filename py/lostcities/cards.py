@@ -1,4 +1,4 @@
-"""Cards, colours and their text notation (RULES.md §1).
+"""Cards, colours and their text notation (docs/rules.md §1).
 
 A card is a small int id: ``colour_index * 12 + slot`` where slots 0–2 are the three
 handshakes of the colour and slots 3–11 the numbers 2–10. Ids sort exactly as a hand is shown:

@@ -1,4 +1,4 @@
-"""Jobs (RULES.md §5.1): each one a small declared thing in the ``JOBS`` registry."""
+"""Jobs (docs/rules.md §5.1): each one a small declared thing in the ``JOBS`` registry."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ JOBS: dict[str, Job] = {
             sees_deck_top=True),
     )
 }
-"""Every job by id, in the order of RULES.md."""
+"""Every job by id, in the order of docs/rules.md §5.1."""
 
 JOB_OFFER_SIZE = 2
 JOBS_DRAWN = 4

@@ -1,4 +1,4 @@
-"""Endgame mixups (RULES.md §5.4): each one a small declared thing in the ``MIXUPS`` registry.
+"""Endgame mixups (docs/rules.md §5.4): each one a small declared thing in the ``MIXUPS`` registry.
 
 A mixup changes each player's scoring rules relative to their own, so it stacks with jobs.
 No mixup forbids a move that would otherwise be legal.
@@ -36,7 +36,7 @@ MIXUPS: dict[str, Mixup] = {
               lambda r: replace(r, ten_value=15)),
     )
 }
-"""Every mixup by id, in the order of RULES.md."""
+"""Every mixup by id, in the order of docs/rules.md §5.4."""
 
 MIXUP_TRIGGER_DECK = 8
 """The mixup is drawn the first time the deck is down to this many cards (final round only)."""

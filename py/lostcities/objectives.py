@@ -1,4 +1,4 @@
-"""Objectives (RULES.md §5.3): each one a small declared thing in the ``OBJECTIVES`` registry."""
+"""Objectives (docs/rules.md §5.3): each a small declared thing in the ``OBJECTIVES`` registry."""
 
 from __future__ import annotations
 
@@ -123,4 +123,4 @@ OBJECTIVES: dict[str, Objective] = {
         Objective("investor", "played 3 or more handshakes in total", _investor),
     )
 }
-"""Every objective by id, in the order of RULES.md."""
+"""Every objective by id, in the order of docs/rules.md §5.3."""

@@ -1,4 +1,4 @@
-"""Match options (RULES.md §4–5): rounds and the five independent toggles."""
+"""Match options (docs/rules.md §4–5): rounds and the five independent toggles."""
 
 from __future__ import annotations
 

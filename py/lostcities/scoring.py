@@ -1,4 +1,4 @@
-"""Scoring an expedition (RULES.md §3) with adjustable parameters (jobs and mixups)."""
+"""Scoring an expedition (docs/rules.md §3) with adjustable parameters (jobs and mixups)."""
 
 from __future__ import annotations
 
@@ -123,7 +123,7 @@ def parse_expedition(texts: Iterable[str]) -> list[int]:
 def score_expedition(
     cards: Iterable[str | Card], rules: ScoringRules = ScoringRules()
 ) -> ExpeditionScore:
-    """Score one expedition (RULES.md §3) and return its breakdown (``.score`` is the points).
+    """Score one expedition (docs/rules.md §3) and return its breakdown (``.score`` is the points).
 
     ``cards`` are texts (``"H"``, ``"7"``, ``"RH"``, ``"R7"``) or card ids; ``ValueError`` if bad.
     Example: ``score_expedition("H H 4 5 6 7 8 10".split()).score == 80``.

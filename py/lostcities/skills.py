@@ -1,4 +1,4 @@
-"""Skills (RULES.md §5.2): each one a small declared thing in the ``SKILLS`` registry."""
+"""Skills (docs/rules.md §5.2): each one a small declared thing in the ``SKILLS`` registry."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ SKILLS: dict[str, Skill] = {
               "name one discard pile: your opponent may not draw from it on their next turn"),
     )
 }
-"""Every skill by id, in the order of RULES.md."""
+"""Every skill by id, in the order of docs/rules.md §5.2."""
 
 RADIO_PEEK = 2
 """How many deck cards Radio shows."""

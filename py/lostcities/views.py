@@ -1,4 +1,4 @@
-"""``view(state, player)``: the JSON-ready picture one player may see (RULES.md §6)."""
+"""``view(state, player)``: the JSON-ready picture one player may see (docs/rules.md §6)."""
 
 from __future__ import annotations
 

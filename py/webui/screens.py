@@ -271,7 +271,7 @@ def top_bar_plain(view: View, lang: str) -> str:
 
 
 def render_rules(lang: str) -> str:
-    """The Rules page, in a player's words, with the credits of RULES.md §7."""
+    """The Rules page, in a player's words, with the credits of docs/rules.md §7."""
     sections = "".join(
         f'<h2>{esc(t(lang, heading))}</h2>' + "".join(f"<p>{esc(t(lang, p))}</p>" for p in paras)
         for heading, paras in RULES_SECTIONS

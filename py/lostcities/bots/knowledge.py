@@ -1,6 +1,6 @@
 """What a bot knows, rebuilt from its view alone, and worlds consistent with it.
 
-``Knowledge.from_view`` reads only the view (RULES.md §6): the bot's own hand, the counts, the
+``Knowledge.from_view`` reads only the view (docs/rules.md §6): the bot's own hand, the counts, the
 expeditions, and the public log of the round, from which it rebuilds every discard pile card by
 card and the cards the opponent took from the piles and still holds. ``Knowledge.world`` then
 deals the unknown cards (the rest of the opponent's hand and the deck) at random, consistently
