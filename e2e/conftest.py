@@ -2,7 +2,7 @@
 
 Once per session: build static/vendor, start scripts/serve.py (the app and a PeerJS broker)
 on free loopback ports, and launch Chromium (Playwright's own where it exists, else Debian's
-/usr/bin/chromium with the flags of NOTES-STACK.md). pytest-playwright's `page`, `context`
+/usr/bin/chromium with the flags a container needs). pytest-playwright's `page`, `context`
 and `browser` fixtures work as usual, with `base_url` set to the dev server.
 """
 
@@ -136,7 +136,7 @@ def base_url(lc_server: Server) -> str:
 def browser_type_launch_args(
     browser_type_launch_args: dict[str, Any], browser_type: BrowserType
 ) -> dict[str, Any]:
-    """Playwright's own Chromium where installed, else Debian's, both with NOTES-STACK flags."""
+    """Playwright's own Chromium where installed, else Debian's, both with ``CHROMIUM_ARGS``."""
     args = {**browser_type_launch_args}
     args["args"] = [*args.get("args", []), *CHROMIUM_ARGS]
     if "channel" not in args and not Path(browser_type.executable_path).exists():

@@ -1,4 +1,4 @@
-"""Playing alone against the computer in real Chromium (issue 7).
+"""Playing alone against the computer in real Chromium.
 
 One human (player 1) plays a whole match by clicks against the Hard bot. While the bot thinks,
 the page must stay responsive: a recorder in the page measures, for each real click on the
@@ -18,7 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 RESPONSIVE_MS = 100
-"""Issue 7: a click on the log or the menu is handled within 100 ms while the bot thinks."""
+"""A click on the log or the menu is handled within 100 ms while the bot thinks."""
 RELOAD_DECK = 24
 """The page reloads while the bot thinks once the deck is down to this."""
 LATE_DECK = 12

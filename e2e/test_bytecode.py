@@ -1,4 +1,4 @@
-"""Bytecode (issue 8): the app ships compiled (scripts/compile_app.mjs), and the first boot
+"""Bytecode: the app ships compiled (scripts/compile_app.mjs), and the first boot
 compiles the standard library, which the service worker keeps for the next boots
 (py/webui/warm_boot.py, py/webui/bytecode.py, sw.js, static/pyodide-early.mjs).
 

@@ -1,4 +1,4 @@
-"""Online play by room code (issue 5), end to end: two browser contexts, the real local broker.
+"""Online play by room code, end to end: two browser contexts, the real local broker.
 
 Every data-channel message the guest's page receives is recorded at the browser level (an init
 script wraps RTCPeerConnection.createDataChannel: the guest opens the channel) and checked

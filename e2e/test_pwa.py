@@ -1,10 +1,9 @@
-"""The offline PWA (issue 6): installable, boots and plays with no network and no server, and
+"""The offline PWA: installable, boots and plays with no network and no server, and
 takes a new deploy only when the player accepts it.
 
 Each test serves its own copy of the deployable site (scripts/build.py's assemble) with
 `scripts/serve.py --netlify`, i.e. with netlify.toml's headers, Content-Security-Policy
-included, and uses a persistent Chromium profile (service workers and installability need one;
-NOTES-STACK.md).
+included, and uses a persistent Chromium profile (service workers and installability need one).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The table in real Chromium, driven by clicks only (issue 4).
+"""The table in real Chromium, driven by clicks only.
 
 A click-bot reads the enabled buttons (``data-action`` and their other ``data-*`` hooks) and
 clicks one, like a player who only ever does legal things. At every round end it reads the

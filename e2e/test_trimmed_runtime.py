@@ -1,5 +1,5 @@
-"""The trimmed runtime (issue 8) still plays whole games; the engine gives the same games in
-Pyodide as natively (issue 3).
+"""The trimmed runtime still plays whole games; the engine gives the same games in Pyodide
+as natively.
 
 scripts/build.py ships a python_stdlib.zip that holds only what the game imports, with comments
 and docstrings stripped (scripts/trim_stdlib.py), and no unused PyScript plugin chunks.

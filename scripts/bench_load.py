@@ -1,4 +1,4 @@
-"""Benchmark: download size, load times, move latency and online propagation (issue 8).
+"""Benchmark: download size, load times, move latency and online propagation.
 
     .venv/bin/python scripts/bench_load.py [--runs 5] [--no-moves] [--no-online] [--baseline REV]
 

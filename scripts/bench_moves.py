@@ -1,4 +1,4 @@
-"""Move latency per click kind: where a click's time goes in the real page (issue 8).
+"""Move latency per click kind: where a click's time goes in the real page.
 
     .venv/bin/python scripts/bench_moves.py [--matches 1] [--options] [--seed 1]
         [--baseline REV ...] [--tree REV]

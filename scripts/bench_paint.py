@@ -1,4 +1,4 @@
-"""Shell paint: how soon the page shows its title and loading line, cold and warm (issue 8).
+"""Shell paint: how soon the page shows its title and loading line, cold and warm.
 
     .venv/bin/python scripts/bench_paint.py [--runs 9] [--variants shipped,text,...]
                                             [--baseline REV ...] [--keep-worker]

@@ -21,7 +21,7 @@ from typing import Any
 from playwright.sync_api import Playwright
 
 ROOT = Path(__file__).resolve().parent.parent
-# NOTES-STACK.md: no sandbox or GPU here, no QUIC, nothing in the background; raw IPs for ICE.
+# In a container: no sandbox or GPU, no QUIC, nothing in the background; raw IPs for ICE.
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--disable-features=WebRtcHideLocalIpsWithMdns"]

@@ -1,4 +1,4 @@
-"""The fast mutable simulator (DESIGN.md lesson 2): ``Sim`` and ``FastMatch``.
+"""The fast mutable simulator, behind the immutable engine: ``Sim`` and ``FastMatch``.
 
 The public engine is immutable and careful about messages; the bots need thousands of playouts
 per move. ``Sim`` keeps one round in plain mutable lists and applies actions in place: play,

@@ -265,7 +265,7 @@ class Page:
         if wait:
             wait.hidden = True
 
-    # -- the computer opponent and hints (issue 7) ----------------------------------------------
+    # -- the computer opponent and hints ------------------------------------------------------
 
     def kick_bot(self) -> None:
         """Start the computer's turn if it is to move and not already thinking."""

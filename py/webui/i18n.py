@@ -92,7 +92,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "update.button": ("New version available - reload", "Versión nueva disponible: recargar"),
     "error.engine": ("Something went wrong: {reason}", "Algo ha fallado: {reason}"),
-    # -- the computer opponent and hints (issue 7) ---------------------------------------------
+    # -- the computer opponent and hints ----------------------------------------------------
     "setup.opponent": ("Opponent", "Rival"),
     "setup.opponent.human": ("Another person", "Otra persona"),
     "setup.opponent.easy": ("Computer: easy", "Ordenador: fácil"),

@@ -5,7 +5,7 @@ reads only what the acting player may see: their own hand, the expeditions, the 
 the deck size, the charges and their own objectives (plus cards of the deck top they were shown,
 passed in as ``peek``). It never reads the opponent's hand or the deck's order.
 
-The rules of thumb (issue 7):
+The rules of thumb:
 - hold the cards of colours you are committed to and play them in ascending order, smallest
   gap first;
 - open an expedition only if the cards you hold (and can still play in the turns left) pay for
