@@ -25,9 +25,16 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserType, ConsoleMessage, Page, Request
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 ROOT = Path(__file__).resolve().parent.parent
-READY_TIMEOUT_MS = 60_000
+READY_TIMEOUT_MS = 180_000
+"""How long a boot may take before wait_ready fails: a guard against a hang (Pyodide boots in
+2-4 s on an idle machine, many times that on a loaded 2-core one), never a budget."""
+STATE_TIMEOUT_MS = 120_000
+"""Playwright's default timeout in open_app's contexts (clicks, selectors, wait_for_function):
+how long a wait on a state may hang before the test fails. Not a budget: the figures of how
+long things take belong to scripts/bench_*.py."""
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -68,7 +75,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _wait_http(url: str, proc: subprocess.Popen[str] | None = None, timeout: float = 30) -> None:
+def _wait_http(url: str, proc: subprocess.Popen[str] | None = None, timeout: float = 120) -> None:
+    """Until `url` answers 200 (a server starting: nothing to wait on but its socket); the
+    timeout guards against a server that never comes up."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc is not None and proc.poll() is not None:
@@ -147,29 +156,40 @@ def browser_type_launch_args(
     return args
 
 
+READY_OR_FAILED = """(failedBefore) => {
+  if (!window.__lcUncaught) {  // uncaught errors from the first call on (earlier: page_errors)
+    const seen = window.__lcUncaught = [];
+    addEventListener("error", (event) => seen.push(String(event.message)));
+    addEventListener("unhandledrejection", (event) => seen.push(String(event.reason)));
+  }
+  if (document.documentElement.dataset.ready === "true") return {ready: true};
+  const box = document.querySelector(".py-error");
+  if (box) return {error: box.textContent};
+  if (failedBefore || window.__lcUncaught.length) return {uncaught: window.__lcUncaught};
+  return null;
+}"""
+
+
 def wait_ready(
     page: Page, timeout_ms: int = READY_TIMEOUT_MS, page_errors: list[str] | None = None
 ) -> None:
     """Wait until html[data-ready=true].
 
-    Fails at once with the text of a PyScript error box (.py-error), or when page_errors
-    (e.g. AppPage.page_errors) records an uncaught exception, instead of timing out.
+    Fails at once with the text of a PyScript error box (.py-error), or when the page throws
+    an uncaught exception (or page_errors, e.g. AppPage.page_errors, has one already), instead
+    of waiting out `timeout_ms` (a guard against a hang, not a budget).
     """
-    deadline = time.monotonic() + timeout_ms / 1000
-    while True:
-        ready, error = page.evaluate(
-            "() => [document.documentElement.dataset.ready === 'true',"
-            " document.querySelector('.py-error')?.textContent ?? null]"
-        )
-        if ready:
-            return
-        if error is not None:
-            raise AssertionError(f"Python failed in the page:\n{error}")
-        if page_errors:
-            raise AssertionError(f"the page failed before it was ready: {page_errors}")
-        if time.monotonic() > deadline:
-            raise AssertionError(f"html[data-ready=true] not set within {timeout_ms} ms")
-        page.wait_for_timeout(100)
+    try:
+        handle = page.wait_for_function(READY_OR_FAILED, arg=bool(page_errors),
+                                        timeout=timeout_ms, polling=100)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"html[data-ready=true] not set within {timeout_ms} ms") from None
+    outcome = handle.json_value()
+    if "error" in outcome:
+        raise AssertionError(f"Python failed in the page:\n{outcome['error']}")
+    if "uncaught" in outcome:
+        raise AssertionError("the page failed before it was ready: "
+                             f"{page_errors or outcome['uncaught']}")
 
 
 def hold_python(page: Page) -> None:
@@ -192,7 +212,8 @@ def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppP
     """open_app(query="", ready=True, setup=None) -> AppPage: the app in a fresh context.
 
     Each call makes a new context (a separate player: own storage, own PeerJS peer), records
-    requests and errors, calls setup(page) if given (e.g. to add routes or init scripts),
+    requests and errors, sets Playwright's default timeout to STATE_TIMEOUT_MS (a hang guard),
+    calls setup(page) if given (e.g. to add routes or init scripts),
     opens lc_server.url + query and waits for data-ready (with ready=False: only for the shell's
     paint, after which the setup form is shown). The contexts close at teardown.
     """
@@ -202,6 +223,7 @@ def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppP
         query: str = "", ready: bool = True, setup: Callable[[Page], None] | None = None
     ) -> AppPage:
         context = browser.new_context(base_url=lc_server.url)
+        context.set_default_timeout(STATE_TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
         app = AppPage(page)

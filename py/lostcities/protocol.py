@@ -18,6 +18,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from .names import MAX_NAME_CHARS as MAX_NAME_CHARS  # re-exported: the wire's bound
+from .names import clean_name, is_hidden
+
 PROTOCOL_VERSION: Final = 1
 """The ``"v"`` of every message. A peer speaking another version is told to reload."""
 
@@ -36,9 +39,6 @@ MAX_HOST_MESSAGE_BYTES: Final = 256 * 1024
 
 MAX_HOST_DEPTH: Final = 16
 """Deepest nesting a client accepts in a host message (a view nests about 6 levels)."""
-
-MAX_NAME_CHARS: Final = 40
-"""Longest player name (and app version text) accepted in a message."""
 
 MAX_SEED: Final = 2**63 - 1
 """Seeds are integers between ``-MAX_SEED`` and ``MAX_SEED``."""
@@ -99,14 +99,15 @@ def _is_int(value: Any) -> bool:
 
 
 def _name(value: Any) -> str | None:
+    """A name (names.py) or the app version: text that shows, within MAX_NAME_CHARS."""
     if not isinstance(value, str):
         return "must be a string"
-    if not value.strip():
-        return "must not be empty"
     if len(value) > MAX_NAME_CHARS:
         return f"must be at most {MAX_NAME_CHARS} characters"
-    if any(ch < " " or ch == "\x7f" for ch in value):
-        return "must not contain control characters"
+    if any(is_hidden(ch) for ch in value):
+        return "must not contain control, format or invisible characters"
+    if not clean_name(value):
+        return "must not be empty"
     return None
 
 

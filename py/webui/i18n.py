@@ -84,6 +84,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The saved match could not be loaded, so it was set aside. ({reason})",
         "La partida guardada no se pudo cargar y se ha apartado. ({reason})",
     ),
+    "notice.unshown": (
+        "The match could not be shown, so it was set aside. ({reason})",
+        "La partida no se pudo mostrar y se ha apartado. ({reason})",
+    ),
     "notice.dismiss": ("Dismiss", "Cerrar"),
     "notice.resumed": ("Match resumed.", "Partida reanudada."),
     "update.offer": (
