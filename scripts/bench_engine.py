@@ -19,14 +19,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tests")]
 
+from fastmatch import FastMatch  # noqa: E402  (a test helper: whole matches on the bots' Sim)
 from lostcities import Options, Undo, apply, legal_moves, new_match  # noqa: E402
-from lostcities.fast import FastMatch  # noqa: E402
 
 
 def fast_playout(options: Options, seed: int, rng: random.Random) -> None:
-    """One playout on the compact mutable path."""
+    """One playout on the bots' mutable simulator (``FastMatch`` over ``Sim``)."""
     FastMatch.new(options, seed).playout(rng)
 
 

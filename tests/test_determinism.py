@@ -9,7 +9,7 @@ import runpy
 from pathlib import Path
 
 from lostcities import Options, new_match, view
-from lostcities.fast import FastMatch
+from fastmatch import FastMatch
 
 ALL_ON = Options(rounds=2, sixth_colour=True, jobs=True, skills=True, objectives=True,
                  mixups=True)

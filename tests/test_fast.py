@@ -1,6 +1,6 @@
-"""The fast mutable simulator (lostcities.fast) played against the public immutable API.
+"""The bots' fast mutable simulator (lostcities.fast) played against the public immutable API.
 
-``FastMatch`` drives whole matches (random options) through ``Sim``, the bots' round simulator;
+``FastMatch`` (tests/fastmatch.py) drives whole matches (random options) through ``Sim``;
 at every move both must agree on the legal moves (in order), every hand, pile, expedition,
 charge, skill used, locked and shut pile, the deck, the mixup, and on the round scores.
 """
@@ -14,9 +14,11 @@ from lostcities import (
     MIXUPS, Options, Undo, apply, legal_moves, move_to_json, new_match, state_from_json,
     state_to_json,
 )
-from lostcities.fast import DECK, MIXUP_TRIGGER_DECK, FastMatch, from_move, round_sim, \
-    summary_of, to_move
+from lostcities.fast import DECK
+from lostcities.mixups import MIXUP_TRIGGER_DECK
 from lostcities.scenario import position
+
+from fastmatch import FastMatch, from_move, round_sim, summary_of, to_move
 
 options_st = st.builds(
     Options, rounds=st.integers(1, 3), sixth_colour=st.booleans(), jobs=st.booleans(),

@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent / "pyodide"
 def test_seeded_games_are_identical_in_pyodide() -> None:
     result = subprocess.run(
         ["node", str(HERE / "run_in_pyodide.mjs"), str(PYODIDE), str(ROOT / "py"),
-         str(HERE / "golden.py")],
+         str(HERE / "golden.py"), str(HERE.parent / "fastmatch.py")],
         capture_output=True, text=True, timeout=300, check=True,
     )
     in_pyodide = json.loads(result.stdout.strip().splitlines()[-1])

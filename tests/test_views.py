@@ -10,7 +10,7 @@ VIEW_KEYS = {
     "to_act", "hand", "hand_counts", "deck_count", "deck_peek", "discards", "expeditions",
     "scores", "round_scores", "totals", "charges", "skills_used", "airlift_active",
     "locked_pile", "shut_pile", "shut_piles", "jobs", "job_offer", "objectives", "mixup",
-    "breakdown", "winner", "log", "legal_moves",
+    "breakdown", "winner", "log", "legal_moves", "refusals",
 }
 
 

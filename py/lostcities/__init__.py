@@ -1,8 +1,8 @@
 """Lost Cities rules engine: pure Python, immutable states, JSON views (docs/architecture.md)."""
 
 from .cards import COLOURS, Card, card_name, card_text, parse_card
-from .engine import apply, is_legal, legal_moves, new_match
-from .errors import CorruptSave, IllegalMove
+from .engine import apply, is_legal, legal_moves, new_match, why_illegal
+from .errors import REFUSAL_CODES, CorruptSave, IllegalMove, Refusal
 from .jobs import JOBS, Job
 from .mixups import MIXUPS, Mixup
 from .moves import (
@@ -20,8 +20,8 @@ from .views import view
 
 __all__ = [
     "COLOURS", "Card", "card_name", "card_text", "parse_card",
-    "apply", "is_legal", "legal_moves", "new_match",
-    "CorruptSave", "IllegalMove",
+    "apply", "is_legal", "legal_moves", "new_match", "why_illegal",
+    "REFUSAL_CODES", "CorruptSave", "IllegalMove", "Refusal",
     "JOBS", "Job", "MIXUPS", "Mixup", "OBJECTIVES", "Objective", "SKILLS", "Skill",
     "Airlift", "Discard", "Draw", "Move", "NextRound", "PickJob", "Play", "Radio", "Sabotage",
     "Undo", "move_from_json", "move_to_json", "move_type",

@@ -1,4 +1,4 @@
-"""The rules: starting a match, the legal moves, and applying a move (RULES.md §2–5)."""
+"""The rules: starting a match, the legal moves, why a move is refused, and applying one."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from .cards import (
     full_deck, is_handshake, parse_card, value_of,
 )
 from .dealing import deal_objectives, deal_round, draw_mixup, job_offers
-from .errors import IllegalMove
+from .errors import IllegalMove, Refusal
 from .jobs import JOBS
 from .mixups import MIXUP_TRIGGER_DECK
 from .moves import (
-    Airlift, Discard, Draw, Move, NextRound, PickJob, Play, Radio, Sabotage, Undo,
+    Airlift, Discard, Draw, Move, NextRound, PickJob, Play, Radio, Sabotage, Undo, move_type,
 )
 from .options import Options
 from .rng import below, rng_for
@@ -97,18 +97,33 @@ def _colour_name(colour: str) -> str:
     return COLOUR_NAMES[colour]
 
 
-def _find_in_hand(state: State, player: int, text: str) -> Card:
+def _refuse(code: str, message: str, **data: Any) -> Refusal:
+    return Refusal(code, data, message)
+
+
+def _colour_problem(state: State, colour: str) -> Refusal | None:
+    if colour in state.colours:
+        return None
+    return _refuse("no-such-colour", f"There is no {_colour_name(colour)} in this match",
+                   colour=colour)
+
+
+def _in_hand(state: State, player: int, text: str) -> Card | None:
+    """The card ``text`` from the player's hand, or ``None`` if they don't hold it."""
     target = parse_card(text)
-    _check_colour_in_play(state, colour_of(target))
     for card in state.hands[player]:
         if canonical(card) == target:
             return card
-    raise IllegalMove(f"You don't hold the {card_name(target)}")
+    return None
 
 
-def _check_colour_in_play(state: State, colour: str) -> None:
-    if colour not in state.colours:
-        raise IllegalMove(f"There is no {_colour_name(colour)} in this match")
+def _hand_problem(state: State, player: int, text: str) -> Refusal | None:
+    target = parse_card(text)
+    problem = _colour_problem(state, colour_of(target))
+    if problem is None and _in_hand(state, player, text) is None:
+        problem = _refuse("card-not-in-hand", f"You don't hold the {card_name(target)}",
+                          card=card_text(target))
+    return problem
 
 
 def _highest(expedition: tuple[Card, ...]) -> int:
@@ -116,72 +131,78 @@ def _highest(expedition: tuple[Card, ...]) -> int:
     return max((value_of(c) for c in expedition), default=0)
 
 
-def play_problem(state: State, player: int, card: Card) -> str | None:
+def play_problem(state: State, player: int, card: Card) -> Refusal | None:
     """Why ``card`` can't go onto the player's expedition now, or ``None`` if it can."""
     if state.airlift_active:
         return None
     colour = colour_of(card)
-    numbers = [value_of(c) for c in state.expeditions[player][colour_index(card)]
-               if not is_handshake(c)]
-    if not numbers:
+    top = _highest(state.expeditions[player][colour_index(card)])
+    if top == 0:
         return None
+    name = _colour_name(colour)
     if is_handshake(card):
-        return f"A {_colour_name(colour)} handshake can't follow {_colour_name(colour)} numbers"
-    top = max(numbers)
+        return _refuse("handshake-after-number",
+                       f"A {name} handshake can't follow {name} numbers", colour=colour)
     if value_of(card) <= top:
-        return f"{card_name(card)} can't follow {_colour_name(colour)} {top}"
+        return _refuse("below-top", f"{card_name(card)} can't follow {name} {top}",
+                       card=card_text(card), colour=colour, top=top)
     return None
 
 
-def draw_problem(state: State, source: str) -> str | None:
-    """Why the player to act can't draw from ``source`` now, or ``None`` if they can."""
+def draw_problem(state: State, source: str) -> Refusal | None:
+    """Why the player to act can't draw from ``source`` (whatever the phase), or ``None``."""
     if source == "deck":
-        return None if state.deck else "The deck is empty"
-    if source not in state.colours:
-        return f"There is no {_colour_name(source)} in this match"
+        return None if state.deck else _refuse("deck-empty", "The deck is empty")
+    problem = _colour_problem(state, source)
+    if problem is not None:
+        return problem
     name = _colour_name(source)
-    if not state.discards[state.colours.index(source)]:
-        return f"The {name} pile is empty"
     if state.locked_pile() == source:
-        return f"You can't draw from the {name} pile: you just discarded onto it"
+        return _refuse("pile-locked",
+                       f"You can't draw from the {name} pile: you just discarded onto it",
+                       colour=source)
     if state.shut_pile() == source:
-        return f"You can't draw from the {name} pile: it was sabotaged"
+        return _refuse("pile-shut", f"You can't draw from the {name} pile: it was sabotaged",
+                       colour=source)
+    if not state.discards[state.colours.index(source)]:
+        return _refuse("pile-empty", f"The {name} pile is empty", colour=source)
     return None
 
 
-def _skill_problem(state: State, skill: str) -> str | None:
+def _skill_problem(state: State, skill: str) -> Refusal | None:
     if not state.options.skills:
-        return "Skills are off in this match"
+        return _refuse("skills-off", "Skills are off in this match")
     if state.phase == "draw":
-        return "Skills are used before your play or discard"
+        return _refuse("skill-too-late", "Skills are used before your play or discard",
+                       skill=skill)
     if state.phase != "play":
         return _phase_problem(state, "play")
     name = SKILLS[skill].name
     if skill in state.skills_used:
-        return f"You already used {name} this turn"
+        return _refuse("skill-used", f"You already used {name} this turn", skill=skill)
     player = state.to_act
     assert player is not None
     have, cost = state.charges[player], SKILLS[skill].cost
     if have < cost:
-        return f"{name} needs {cost} charge{'s' if cost > 1 else ''}; you have {have}"
+        return _refuse("no-charge",
+                       f"{name} needs {cost} charge{'s' if cost > 1 else ''}; you have {have}",
+                       skill=skill, cost=cost, charges=have)
     return None
 
 
-def _phase_problem(state: State, wanted: str) -> str | None:
+_PHASE_MESSAGES = {
+    "jobs": "First pick your job",
+    "play": "First play or discard a card",
+    "draw": "Now draw a card (or undo your play)",
+    "round-end": "The round is over: start the next round",
+    "match-end": "The match is over",
+}
+
+
+def _phase_problem(state: State, wanted: str) -> Refusal | None:
     if state.phase == wanted:
         return None
-    return {
-        "jobs": "First pick your job",
-        "play": "First play or discard a card",
-        "draw": "Now draw a card (or undo your play)",
-        "round-end": "The round is over: start the next round",
-        "match-end": "The match is over",
-    }[state.phase]
-
-
-def _require(problem: str | None) -> None:
-    if problem is not None:
-        raise IllegalMove(problem)
+    return _refuse("wrong-phase", _PHASE_MESSAGES[state.phase], phase=state.phase)
 
 
 # ---------------------------------------------------------------- legal moves
@@ -237,11 +258,99 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 def is_legal(state: State, move: Move) -> bool:
     """True if ``apply(state, move)`` would succeed."""
-    try:
-        apply(state, move)
-    except IllegalMove:
-        return False
-    return True
+    return why_illegal(state, move) is None
+
+
+# ---------------------------------------------------------------- why not
+
+
+def _check_pick_job(state: State, move: Any) -> Refusal | None:
+    problem = _phase_problem(state, "jobs")
+    if problem is None and move.job not in state.job_offers[state.to_act or 0]:
+        problem = _refuse("job-not-offered", f"{JOBS[move.job].name} was not offered to you",
+                          job=move.job)
+    return problem
+
+
+def _check_skill(state: State, move: Any) -> Refusal | None:
+    problem = _skill_problem(state, move_type(move))
+    if problem is None and isinstance(move, Sabotage):
+        problem = _colour_problem(state, move.colour)
+    return problem
+
+
+def _check_discard(state: State, move: Any) -> Refusal | None:
+    return _phase_problem(state, "play") or _hand_problem(state, state.to_act or 0, move.card)
+
+
+def _check_play(state: State, move: Any) -> Refusal | None:
+    problem = _check_discard(state, move)
+    if problem is None:
+        player = state.to_act
+        card = _in_hand(state, player or 0, move.card)
+        assert player is not None and card is not None
+        problem = play_problem(state, player, card)
+    return problem
+
+
+def _check_undo(state: State, move: Any) -> Refusal | None:
+    if state.phase != "draw" or state.undo is None:
+        return _refuse("nothing-to-undo", "There is nothing to undo")
+    return None
+
+
+def _check_draw(state: State, move: Any) -> Refusal | None:
+    return _phase_problem(state, "draw") or draw_problem(state, move.source)
+
+
+def _check_next_round(state: State, move: Any) -> Refusal | None:
+    return _phase_problem(state, "round-end")
+
+
+_CHECKS: dict[type[Any], Callable[[State, Any], Refusal | None]] = {
+    PickJob: _check_pick_job, Radio: _check_skill, Airlift: _check_skill,
+    Sabotage: _check_skill, Play: _check_play, Discard: _check_discard, Undo: _check_undo,
+    Draw: _check_draw, NextRound: _check_next_round,
+}
+
+
+def why_illegal(state: State, move: object, player: int | None = None) -> Refusal | None:
+    """Why ``apply(state, move)`` would raise ``IllegalMove`` (its refusal), or ``None`` if the
+    move is legal. Nothing is applied.
+
+    With ``player`` given, a move by anyone but the player to act is refused with
+    ``not-your-turn`` first (at round end anyone may act).
+    """
+    check = _CHECKS.get(type(move))
+    if check is None:
+        return _refuse("not-a-move", f"{move!r} is not a move")
+    if player is not None and state.to_act is not None and player != state.to_act:
+        return _refuse("not-your-turn", f"It is {state.names[state.to_act]}'s turn",
+                       to_act=state.to_act)
+    return check(state, move)
+
+
+def refusals(state: State, player: int) -> dict[str, dict[str, dict[str, Any]]]:
+    """Why each unavailable play and draw is refused, for ``player`` when they are to act.
+
+    ``play`` maps each card of the hand that can't be played now (phase ``play``) to its
+    refusal's JSON; ``draw`` maps each source (``deck`` or a colour) that can't be drawn from at
+    this turn's draw step, as far as it is known now (phases ``play`` and ``draw``). Refusals
+    for being in the wrong phase are left out: the phase says those.
+    """
+    plays: dict[str, dict[str, Any]] = {}
+    draws: dict[str, dict[str, Any]] = {}
+    if state.to_act == player and state.phase in ("play", "draw"):
+        if state.phase == "play":
+            for card in state.hands[player]:
+                problem = play_problem(state, player, card)
+                if problem is not None:
+                    plays[card_text(card)] = problem.to_json()
+        for source in ("deck",) + state.colours:
+            problem = draw_problem(state, source)
+            if problem is not None:
+                draws[source] = problem.to_json()
+    return {"play": plays, "draw": draws}
 
 
 # ---------------------------------------------------------------- apply
@@ -250,20 +359,17 @@ def is_legal(state: State, move: Move) -> bool:
 def apply(state: State, move: Move) -> State:
     """The state after ``move`` by the player to act.
 
-    Raises ``IllegalMove`` with a player-readable reason; ``state`` itself never changes.
+    Raises ``IllegalMove`` (with the reason ``why_illegal`` gives); ``state`` never changes.
     """
-    handler = _HANDLERS.get(type(move))
-    if handler is None:
-        raise IllegalMove(f"{move!r} is not a move")
-    return handler(state, move)
+    problem = why_illegal(state, move)
+    if problem is not None:
+        raise IllegalMove(problem)
+    return _HANDLERS[type(move)](state, move)
 
 
 def _pick_job(state: State, move: Any) -> State:
-    _require(_phase_problem(state, "jobs"))
     player = state.to_act
     assert player is not None
-    if move.job not in state.job_offers[player]:
-        raise IllegalMove(f"{JOBS[move.job].name} was not offered to you")
     jobs = list(state.jobs)
     jobs[player] = move.job
     entry = LogEntry(player, "pick-job", move.job)
@@ -285,18 +391,14 @@ def _skill(state: State, skill: str, detail: str | None = None) -> State:
 
 
 def _radio(state: State, move: Any) -> State:
-    _require(_skill_problem(state, "radio"))
     return _skill(state, "radio")
 
 
 def _airlift(state: State, move: Any) -> State:
-    _require(_skill_problem(state, "airlift"))
     return _replace(_skill(state, "airlift"), airlift_active=True)
 
 
 def _sabotage(state: State, move: Any) -> State:
-    _require(_skill_problem(state, "sabotage"))
-    _check_colour_in_play(state, move.colour)
     player = state.to_act
     assert player is not None
     return _replace(_skill(state, "sabotage", move.colour),
@@ -319,11 +421,9 @@ def _with_hand(state: State, player: int, hand: tuple[Card, ...]) -> tuple[
 
 
 def _play(state: State, move: Any) -> State:
-    _require(_phase_problem(state, "play"))
     player = state.to_act
-    assert player is not None
-    card = _find_in_hand(state, player, move.card)
-    _require(play_problem(state, player, card))
+    card = _in_hand(state, player or 0, move.card)
+    assert player is not None and card is not None
     ci = colour_index(card)
     mine = list(state.expeditions[player])
     mine[ci] = mine[ci] + (card,)
@@ -337,10 +437,9 @@ def _play(state: State, move: Any) -> State:
 
 
 def _discard(state: State, move: Any) -> State:
-    _require(_phase_problem(state, "play"))
     player = state.to_act
-    assert player is not None
-    card = _find_in_hand(state, player, move.card)
+    card = _in_hand(state, player or 0, move.card)
+    assert player is not None and card is not None
     ci = colour_index(card)
     piles = list(state.discards)
     piles[ci] = piles[ci] + (card,)
@@ -359,14 +458,11 @@ def _discard(state: State, move: Any) -> State:
 
 
 def _undo(state: State, move: Any) -> State:
-    if state.phase != "draw" or state.undo is None:
-        raise IllegalMove("There is nothing to undo")
+    assert state.undo is not None
     return state.undo
 
 
 def _draw(state: State, move: Any) -> State:
-    _require(_phase_problem(state, "draw"))
-    _require(draw_problem(state, move.source))
     player = state.to_act
     assert player is not None
     deck, piles = state.deck, state.discards
@@ -405,7 +501,6 @@ def _end_round(state: State) -> State:
 
 
 def _next_round(state: State, move: Any) -> State:
-    _require(_phase_problem(state, "round-end"))
     return _deal(_replace(state, round=state.round + 1))
 
 

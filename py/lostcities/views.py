@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import card_text
-from .engine import legal_moves
+from .engine import legal_moves, refusals
 from .moves import move_to_json
 from .roundscore import expedition_scores, score_round
 from .skills import RADIO_PEEK
@@ -46,7 +46,8 @@ def view(state: State, player: int) -> dict[str, Any]:
 
     The opponent's hand and the deck are counts; objectives stay secret until scoring; job offers
     and Radio/Scout peeks go to their owner only. ``legal_moves`` is filled when this player is
-    to act (or anyone may act, at round end).
+    to act (or anyone may act, at round end); ``refusals`` then says why the other plays and
+    draws are not offered (``engine.refusals``).
     """
     if player not in (0, 1) or isinstance(player, bool):
         raise ValueError(f"player must be 0 or 1, not {player!r}")
@@ -104,4 +105,5 @@ def view(state: State, player: int) -> dict[str, Any]:
         "winner": state.winner,
         "log": [_log_entry(e, player, jobs_revealed) for e in state.log],
         "legal_moves": [move_to_json(m) for m in legal_moves(state)] if acting else [],
+        "refusals": refusals(state, player),
     }

@@ -180,7 +180,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "zone.deck": ("Deck", "Mazo"),
     "zone.deck.count": ("{count} left", "quedan {count}"),
     "zone.pile.size": ("{count} cards", "{count} cartas"),
-    "zone.pile.empty": ("empty", "vacía"),
     "action.draw.deck": (
         "Draw from the deck, {count} left",
         "Robar del mazo, quedan {count}",
@@ -193,8 +192,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Draw {card} from the {colour} discard pile",
         "Robar {card} de la pila de descarte {colour}",
     ),
-    "pile.locked": ("Locked: you just discarded here", "Bloqueada: acabas de descartar aquí"),
-    "pile.shut": ("Shut by sabotage this turn", "Cerrada por sabotaje este turno"),
     "pile.shut.short": ("Shut", "Cerrada"),
     "pile.locked.short": ("Locked", "Bloqueada"),
     "score": ("Score", "Puntos"),
@@ -217,16 +214,55 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "action.discard.card": ("Discard {card}", "Descartar {card}"),
     "action.undo": ("Undo", "Deshacer"),
     "action.undo.label": ("Undo your play or discard", "Deshacer tu jugada o descarte"),
-    "why.pick": ("Pick a card from your hand first.", "Primero elige una carta de tu mano."),
-    "why.playfirst": ("Play or discard a card first.", "Primero juega o descarta una carta."),
-    "why.draw": ("Now draw a card to end your turn.", "Ahora roba una carta para terminar."),
-    "why.follow": ("{card} can't follow {top}.", "{card} no puede ir después de {top}."),
-    "why.handshake": (
-        "A handshake can't follow a number.",
-        "Un apretón de manos no puede ir después de un número.",
-    ),
     "why.illegal": ("That move is not allowed now.", "Ese movimiento no está permitido ahora."),
-    "why.undo": ("Nothing to undo yet.", "Aún no hay nada que deshacer."),
+    # -- the engine's refusals, by code (webui.moves.refusal_text; colours as for la pila) ----
+    "refusal.not-a-move": ("That is not a move.", "Eso no es un movimiento."),
+    "refusal.not-your-turn": ("It is not your turn.", "No es tu turno."),
+    "refusal.wrong-phase.jobs": ("First pick your job.", "Primero elige tu oficio."),
+    "refusal.wrong-phase.play": (
+        "First play or discard a card.", "Primero juega o descarta una carta.",
+    ),
+    "refusal.wrong-phase.draw": (
+        "Now draw a card to end your turn.", "Ahora roba una carta para terminar.",
+    ),
+    "refusal.wrong-phase.round-end": (
+        "The round is over: start the next round.",
+        "La ronda ha terminado: empieza la siguiente.",
+    ),
+    "refusal.wrong-phase.match-end": ("The match is over.", "La partida ha terminado."),
+    "refusal.no-such-colour": (
+        "There is no {colour} expedition in this match.",
+        "En esta partida no hay expedición {colour}.",
+    ),
+    "refusal.card-not-in-hand": ("You don't hold {card}.", "No tienes {card}."),
+    "refusal.below-top": ("{card} can't follow {top}.", "{card} no puede ir después de {top}."),
+    "refusal.handshake-after-number": (
+        "A handshake can't follow a number in the {colour} expedition.",
+        "Un apretón de manos no puede ir después de un número en la expedición {colour}.",
+    ),
+    "refusal.deck-empty": ("The deck is empty.", "El mazo está vacío."),
+    "refusal.pile-empty": ("The {colour} pile is empty.", "La pila {colour} está vacía."),
+    "refusal.pile-locked": (
+        "Locked: you just discarded onto the {colour} pile.",
+        "Bloqueada: acabas de descartar en la pila {colour}.",
+    ),
+    "refusal.pile-shut": (
+        "Shut by sabotage: you can't draw from the {colour} pile this turn.",
+        "Cerrada por sabotaje: no puedes robar de la pila {colour} este turno.",
+    ),
+    "refusal.skills-off": (
+        "Skills are off in this match.", "Las habilidades están desactivadas en esta partida.",
+    ),
+    "refusal.skill-too-late": (
+        "Use {skill} before your play or discard.", "Usa {skill} antes de jugar o descartar.",
+    ),
+    "refusal.skill-used": ("You already used {skill} this turn.", "Ya usaste {skill} este turno."),
+    "refusal.no-charge": (
+        "{skill} costs ⚡{cost}; you have ⚡{charges}.",
+        "{skill} cuesta ⚡{cost}; tienes ⚡{charges}.",
+    ),
+    "refusal.job-not-offered": ("{job} was not offered to you.", "{job} no se te ofreció."),
+    "refusal.nothing-to-undo": ("There is nothing to undo.", "No hay nada que deshacer."),
     # -- hand-off ----------------------------------------------------------------------------
     "handoff.pass": ("Pass to {name}", "Pásale el dispositivo a {name}"),
     "handoff.hint": (

@@ -1,13 +1,15 @@
-"""Reading the legal moves of a view, and explaining why a move is not offered.
+"""Reading the legal moves of a view, and wording the engine's refusals.
 
-The UI offers only what `view["legal_moves"]` lists; everything here reads the view only.
+The UI offers only what `view["legal_moves"]` lists, and explains a card or pile it does not
+offer with the engine's own reason, `view["refusals"]` (a code and its data, architecture.md),
+put into the player's language here. Nothing here works out legality itself.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from webui.cards import card_name, highest_number, parse_card
+from webui.cards import card_name, colour_name
 from webui.i18n import t
 
 View = dict[str, Any]
@@ -20,21 +22,9 @@ def legal(view: View) -> list[Move]:
     return [m for m in moves if isinstance(m, dict)]
 
 
-_last: list[tuple[View, frozenset[tuple[tuple[str, Any], ...]]]] = []
-
-
-def _legal_keys(view: View) -> frozenset[tuple[tuple[str, Any], ...]]:
-    """The legal moves as hashable keys, kept for the last view asked about (a render asks
-    about one view many times; views are not changed once made)."""
-    if not _last or _last[0][0] is not view:
-        keys = frozenset(tuple(sorted(m.items())) for m in legal(view))
-        _last[:] = [(view, keys)]
-    return _last[0][1]
-
-
 def is_legal(view: View, move: Move) -> bool:
     """Whether exactly `move` is among the legal moves of the view."""
-    return tuple(sorted(move.items())) in _legal_keys(view)
+    return move in legal(view)
 
 
 def has_type(view: View, move_type: str) -> bool:
@@ -42,42 +32,53 @@ def has_type(view: View, move_type: str) -> bool:
     return any(m.get("type") == move_type for m in legal(view))
 
 
-def play_block_reason(view: View, card: str | None, lang: str) -> str | None:
-    """Why playing `card` is not offered now, in the player's words; None if it is legal."""
-    if card is None:
-        return t(lang, "why.pick") if view.get("phase") == "play" else None
-    if is_legal(view, {"type": "play", "card": card}):
-        return None
-    if view.get("phase") == "draw":
-        return t(lang, "why.draw")
-    colour, number = parse_card(card)
-    me = view.get("player", 0)
-    expedition = view.get("expeditions", [{}, {}])[me].get(colour, [])
-    top = highest_number(expedition)
-    if top is not None and number is None:
-        return t(lang, "why.handshake")
-    if top is not None and number is not None and number <= top:
-        return t(
-            lang,
-            "why.follow",
-            card=card_name(lang, card),
-            top=card_name(lang, f"{colour}{top}"),
-        )
-    return t(lang, "why.illegal")
+def refusal_key(refusal: dict[str, Any]) -> str:
+    """The catalogue key of a refusal: ``refusal.<code>``, and for ``wrong-phase`` the phase
+    too (``refusal.wrong-phase.draw``)."""
+    code = refusal["code"]
+    if code == "wrong-phase":
+        return f"refusal.{code}.{refusal['data']['phase']}"
+    return f"refusal.{code}"
+
+
+def refusal_text(lang: str, refusal: dict[str, Any]) -> str:
+    """A refusal (``{"code", "data"}``, as the engine gives it) in the player's words.
+
+    Colours are worded as for a feminine noun (la pila, la expedición), the ``top`` of
+    ``below-top`` as the card it is.
+    """
+    data = refusal.get("data") or {}
+    values: dict[str, object] = {}
+    for name, value in data.items():
+        if name == "colour":
+            values[name] = colour_name(lang, value, True)
+        elif name == "card":
+            values[name] = card_name(lang, value)
+        elif name == "top":
+            values[name] = card_name(lang, f"{data['colour']}{value}")
+        elif name == "skill":
+            values[name] = t(lang, f"skill.{value}")
+        elif name == "job":
+            values[name] = t(lang, f"job.{value}")
+        else:
+            values[name] = value
+    return t(lang, refusal_key(refusal), **values)
+
+
+def _refusal(view: View, kind: str, key: str) -> dict[str, Any] | None:
+    found = ((view.get("refusals") or {}).get(kind) or {}).get(key)
+    return found if isinstance(found, dict) else None
+
+
+def play_block_reason(view: View, card: str, lang: str) -> str | None:
+    """Why playing `card` is not offered now, in the player's words (the engine's reason);
+    None if it is offered or the view gives no reason."""
+    refusal = _refusal(view, "play", card)
+    return None if refusal is None else refusal_text(lang, refusal)
 
 
 def draw_block_reason(view: View, source: str, lang: str) -> str | None:
-    """Why drawing from `source` (``"deck"`` or a colour) is not offered; None if it is."""
-    if is_legal(view, {"type": "draw", "source": source}):
-        return None
-    if source != "deck":
-        if view.get("locked_pile") == source:
-            return t(lang, "pile.locked")
-        if view.get("shut_pile") == source:
-            return t(lang, "pile.shut")
-        pile = view.get("discards", {}).get(source) or {}
-        if not pile.get("size"):
-            return t(lang, "zone.pile.empty")
-    if view.get("phase") == "play":
-        return t(lang, "why.playfirst")
-    return None
+    """Why drawing from `source` (``"deck"`` or a colour) is refused at this turn's draw step,
+    in the player's words (the engine's reason); None if the view gives none."""
+    refusal = _refusal(view, "draw", source)
+    return None if refusal is None else refusal_text(lang, refusal)

@@ -5,7 +5,7 @@ import random
 import sys
 
 from lostcities import Options, Undo, apply, legal_moves, new_match, state_to_json, view
-from lostcities.fast import FastMatch
+from fastmatch import FastMatch
 
 
 def play(options, seed, policy):
