@@ -21,6 +21,7 @@ from typing import Any, Final
 from .engine import DEFAULT_NAMES, apply, legal_moves, new_match
 from .errors import CorruptSave, IllegalMove
 from .moves import move_from_json, move_to_json
+from .names import clean_name
 from .options import Options
 from .protocol import (
     APP_VERSION, BAD_MESSAGE, BAD_MOVE, FORBIDDEN, ILLEGAL_MOVE, INTERNAL, NO_HELLO, NO_MATCH,
@@ -190,7 +191,7 @@ class MatchHost:
         if peer != CONTROLLER and self._state is not None:  # resync a (re)joining seat
             out.append((peer, self._view_message(peer, self._state, peer, None)))
         session.greeted = True
-        session.name = fields["name"]
+        session.name = clean_name(fields["name"])  # protocol._name: never empty once cleaned
         return out
 
     def _start_request(self, peer: int, request: Request) -> list[Outgoing]:
@@ -202,7 +203,7 @@ class MatchHost:
             names = fields.get("names", DEFAULT_NAMES)
             state = new_match(
                 options, seed=fields["seed"], first_player=fields.get("first_player", 0),
-                names=(names[0], names[1]),
+                names=(clean_name(names[0]), clean_name(names[1])),
             )
         except ValueError as exc:
             raise ProtocolError(BAD_MESSAGE, f"cannot start: {exc}", seq) from None
@@ -338,4 +339,6 @@ def _session_from_json(data: object) -> _Session:
         raise CorruptSave("host snapshot: a peer record is malformed")
     if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counters):
         raise CorruptSave("host snapshot: seq counters must be whole numbers >= 0")
+    if name is not None:
+        name = clean_name(name) or None  # saved before names were cleaned: as if none given
     return _Session(greeted=greeted, name=name, last_in=counters[0], last_out=counters[1])

@@ -6,11 +6,14 @@ from collections import Counter
 from typing import Any
 
 from .cards import COLOURS, Card, card_text, colours_for, full_deck, parse_card
+from .engine import DEFAULT_NAMES
 from .errors import CorruptSave
 from .jobs import JOB_OFFER_SIZE, JOBS
 from .mixups import MIXUPS
+from .names import clean_name
 from .objectives import OBJECTIVES, OBJECTIVES_PER_PLAYER
 from .options import Options
+from .protocol import MAX_SEED
 from .skills import SKILLS
 from .state import PHASES, LogEntry, State
 
@@ -19,6 +22,11 @@ STATE_VERSION = 2
 """Version 2 keeps one shut pile per player (``shut_piles``); version 1 kept one ``sabotage``
 as ``[victim, colour]`` and still loads, converted."""
 _LOG_TYPES = ("pick-job", "radio", "airlift", "sabotage", "play", "discard", "draw", "mixup")
+_MAX_ROUND_SCORE = 10_000
+"""Bound on a round's score either way (real ones stay within a few hundred)."""
+_MAX_COUNT = 1_000_000
+"""Bound on a player's charges and discards in a round (a card discarded may be drawn back
+and discarded again, so a round has no fixed length, but not a million turns)."""
 _KEYS = (
     "format", "version", "options", "seed", "names", "first_player", "round", "phase", "to_act",
     "hands", "deck", "discards", "expeditions", "round_scores", "charges", "discard_counts",
@@ -91,9 +99,9 @@ def _int(value: object, what: str, lo: int | None = None, hi: int | None = None)
     return value
 
 
-def _pair(value: object, what: str) -> tuple[int, int]:
+def _pair(value: object, what: str, lo: int, hi: int) -> tuple[int, int]:
     items = _list(value, what, 2)
-    return (_int(items[0], what, 0), _int(items[1], what, 0))
+    return (_int(items[0], what, lo, hi), _int(items[1], what, lo, hi))
 
 
 def _bool(value: object, what: str) -> bool:
@@ -110,12 +118,30 @@ def _list(value: object, what: str, length: int | None = None) -> list[Any]:
     return value
 
 
-def _opt_str(value: object, what: str, allowed: Any) -> str | None:
-    if value is None:
-        return None
+def _str(value: object, what: str, allowed: Any) -> str:
+    """One of the texts in `allowed` (null refused)."""
     if not isinstance(value, str) or value not in allowed:
         raise _fail(f"{what} has an unknown value {value!r}")
     return value
+
+
+def _opt_str(value: object, what: str, allowed: Any) -> str | None:
+    """One of the texts in `allowed`, or None."""
+    return None if value is None else _str(value, what, allowed)
+
+
+def _strs(value: object, what: str, allowed: Any) -> tuple[str, ...]:
+    """A list of texts each in `allowed` (no nulls)."""
+    return tuple(_str(item, what, allowed) for item in _list(value, what))
+
+
+def _names(value: object) -> tuple[str, str]:
+    """The two names, cleaned as every name is (names.py); one left empty by the cleaning
+    (only hidden characters) becomes that player's default name."""
+    names = _list(value, "names", 2)
+    if not all(isinstance(n, str) for n in names):
+        raise _fail("names must be text")
+    return (clean_name(names[0]) or DEFAULT_NAMES[0], clean_name(names[1]) or DEFAULT_NAMES[1])
 
 
 def _parse_save_text(text: object, what: str) -> tuple[Card, range]:
@@ -165,25 +191,46 @@ class _Cards:
         return piles
 
 
-def _log_from_json(data: object, cards: frozenset[Card]) -> tuple[LogEntry, ...]:
+def _log_details(colours: tuple[str, ...]) -> dict[str, tuple[Any, bool]]:
+    """Per log entry type: the details it may carry (None: none) and whether it names a card.
+    A mixup is announced to both (no player); every other entry is a player's."""
+    return {
+        "pick-job": (JOBS, False), "radio": (None, False), "airlift": (None, False),
+        "sabotage": (colours, False), "play": (None, True), "discard": (None, True),
+        "draw": (("deck", *colours), True), "mixup": (MIXUPS, False),
+    }
+
+
+def _log_from_json(data: object, sixth_colour: bool) -> tuple[LogEntry, ...]:
+    cards = frozenset(full_deck(sixth_colour))
+    kinds = _log_details(colours_for(sixth_colour))
     out = []
     for item in _list(data, "log"):
         if not isinstance(item, dict) or set(item) != {"player", "type", "detail", "card"}:
             raise _fail("a log entry is malformed")
+        kind = _str(item["type"], "a log entry's type", _LOG_TYPES)
+        details, has_card = kinds[kind]
         player = item["player"]
-        if player is not None:
-            _int(player, "a log entry's player", 0, 1)
-        kind = _opt_str(item["type"], "a log entry's type", _LOG_TYPES)
+        if kind == "mixup":
+            if player is not None:
+                raise _fail("a mixup's log entry names a player")
+        else:
+            player = _int(player, "a log entry's player", 0, 1)
         detail = item["detail"]
-        if detail is not None and not isinstance(detail, str):
-            raise _fail("a log entry's detail must be text")
+        if details is None:
+            if detail is not None:
+                raise _fail(f"a {kind} log entry carries a detail")
+        else:
+            detail = _str(detail, f"a {kind} log entry's detail", details)
         card = None
-        if item["card"] is not None:
+        if has_card:
             base, copies = _parse_save_text(item["card"], "a log entry")
             card = base + copies[0]
             if card not in cards:
                 raise _fail("a log entry names a card not in this match")
-        out.append(LogEntry(player, kind or "", detail, card))
+        elif item["card"] is not None:
+            raise _fail(f"a {kind} log entry names a card")
+        out.append(LogEntry(player, kind, detail, card))
     return tuple(out)
 
 
@@ -229,12 +276,8 @@ def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
 def _build(data: dict[str, Any], options: Options) -> State:
     cards = _Cards(options.sixth_colour)
     colours = cards.colours
-    names = _list(data["names"], "names", 2)
-    if not all(isinstance(n, str) for n in names):
-        raise _fail("names must be text")
-    phase = _opt_str(data["phase"], "phase", PHASES)
-    if phase is None:
-        raise _fail("phase is missing")
+    names = _names(data["names"])
+    phase = _str(data["phase"], "phase", PHASES)
     to_act = data["to_act"]
     if to_act is not None:
         to_act = _int(to_act, "to_act", 0, 1)
@@ -248,19 +291,16 @@ def _build(data: dict[str, Any], options: Options) -> State:
     if lost:
         raise _fail(f"cards are missing: {' '.join(lost)}")
     round_scores = tuple(
-        (_int(r[0], "a round score"), _int(r[1], "a round score"))
-        for r in (_list(x, "a round score", 2) for x in _list(data["round_scores"], "scores"))
-    )
+        _pair(r, "a round score", -_MAX_ROUND_SCORE, _MAX_ROUND_SCORE)
+        for r in _list(data["round_scores"], "round_scores"))
     shut = [_opt_str(c, "a shut pile", colours)
             for c in _list(data["shut_piles"], "shut_piles", 2)]
-    offers = tuple(tuple(_opt_str(j, "a job offer", JOBS) or "" for j in _list(o, "job offer"))
+    offers = tuple(_strs(o, "a job offer", JOBS)
                    for o in _list(data["job_offers"], "job_offers", 2))
     jobs = tuple(_opt_str(j, "a job", JOBS) for j in _list(data["jobs"], "jobs", 2))
-    objectives = tuple(
-        tuple(_opt_str(o, "an objective", OBJECTIVES) or "" for o in _list(x, "objectives"))
-        for x in _list(data["objectives"], "objectives", 2))
-    skills = tuple(_opt_str(s, "a used skill", SKILLS) or ""
-                   for s in _list(data["skills_used"], "skills_used"))
+    objectives = tuple(_strs(x, "an objective", OBJECTIVES)
+                       for x in _list(data["objectives"], "objectives", 2))
+    skills = _strs(data["skills_used"], "a used skill", SKILLS)
     undo = None
     if data["undo"] is not None:
         try:
@@ -269,8 +309,8 @@ def _build(data: dict[str, Any], options: Options) -> State:
             raise _fail(f"its undo snapshot: {str(exc).split(': ', 1)[1]}") from None
     return State(
         options=options,
-        seed=_int(data["seed"], "seed"),
-        names=(names[0], names[1]),
+        seed=_int(data["seed"], "seed", -MAX_SEED, MAX_SEED),
+        names=names,
         first_player=_int(data["first_player"], "first_player", 0, 1),
         round=_int(data["round"], "round", 1, options.rounds),
         phase=phase,
@@ -280,8 +320,8 @@ def _build(data: dict[str, Any], options: Options) -> State:
         discards=discards,
         expeditions=(exps[0], exps[1]),
         round_scores=round_scores,
-        charges=_pair(data["charges"], "charges"),
-        discard_counts=_pair(data["discard_counts"], "discard_counts"),
+        charges=_pair(data["charges"], "charges", 0, _MAX_COUNT),
+        discard_counts=_pair(data["discard_counts"], "discard_counts", 0, _MAX_COUNT),
         skills_used=skills,
         airlift_active=_bool(data["airlift_active"], "airlift_active"),
         discarded_onto=_opt_str(data["discarded_onto"], "discarded_onto", colours),
@@ -290,7 +330,7 @@ def _build(data: dict[str, Any], options: Options) -> State:
         jobs=(jobs[0], jobs[1]),
         objectives=(objectives[0], objectives[1]),
         mixup=_opt_str(data["mixup"], "mixup", MIXUPS),
-        log=_log_from_json(data["log"], frozenset(full_deck(options.sixth_colour))),
+        log=_log_from_json(data["log"], options.sixth_colour),
         undo=undo,
     )
 

@@ -27,6 +27,7 @@ from webui.i18n import pick_language, t
 from webui.online.codes import ONLINE_SAVE_KEYS, code_from_query
 from webui.regions import Region, diff, parse
 from webui.screens import render_doc, render_rules, screen_name
+from webui.setaside import set_aside
 from webui.table import Extras
 from webui.warm_boot import keep_bytecode
 
@@ -40,7 +41,6 @@ LATER = ("webui.session", "webui.setup", "webui.hint", "webui.online.controller"
 just after the page is ready, when the player starts a match or goes online at the latest."""
 
 SAVE_KEY = "lostcities.match"
-SET_ASIDE_KEY = "lostcities.match.set-aside"
 LANG_KEY = "lostcities.lang"
 
 
@@ -138,9 +138,30 @@ class Page:
         try:
             self.session = Session.from_save_text(text)
         except ValueError as exc:
-            js.localStorage.setItem(SET_ASIDE_KEY, text)
-            js.localStorage.removeItem(SAVE_KEY)
+            set_aside(js.localStorage, SAVE_KEY, text, int(js.Date.now()), js.console.error)
             self.notice = t(self.lang, "notice.corrupt", reason=str(exc))
+
+    def set_aside_unshown(self, exc: Exception) -> bool:
+        """The screen could not be rendered (`exc`): set the match or the online room aside
+        (its save kept, setaside.py) with a notice, so the setup shows instead and the next
+        boot starts clean. False if there was nothing to set aside (the setup itself failed)."""
+        js.console.error(f"render: {exc!r}")
+        reason = f"{type(exc).__name__}: {exc}"
+        if self.online_active:
+            self.online.set_aside_unshown()
+        elif self.session is not None:
+            try:
+                text = self.session.save_text()  # the match as it is now (the save may lag)
+            except Exception:  # noqa: BLE001 - a match that can't be saved: keep the last save
+                text = _stored(SAVE_KEY) or ""
+            set_aside(js.localStorage, SAVE_KEY, text, int(js.Date.now()), js.console.error)
+            self.session = self.hint = None
+            self.confirm_abandon = False
+        else:
+            return False
+        self.notice = t(self.lang, "notice.unshown", reason=reason)
+        self._shown = None  # the screen may be half updated: it is written afresh
+        return True
 
     # -- events ------------------------------------------------------------------------------
 
@@ -395,7 +416,16 @@ class Page:
         return name, render_doc(view, ui, self.lang, Extras(thinking, hint, log_open))
 
     def render(self) -> None:
-        """Show the current screen: write only what changed, keep the keyboard focus."""
+        """Show the current screen: write only what changed, keep the keyboard focus. A match
+        or room that can't be shown is set aside with a notice, and the setup shows instead."""
+        try:
+            self._render()
+        except Exception as exc:
+            if not self.set_aside_unshown(exc):
+                raise
+            self._render()
+
+    def _render(self) -> None:
         if self._changed("lang", self.lang):
             self.translate_static()
         if self.online_active:

@@ -15,6 +15,10 @@ document into the new one, smallest first:
 The operations keep the serialized DOM identical to the new document's (attributes keep their
 order). `plain` strips the markers, for anyone who wants the HTML only. Browser-free: the page
 carries the operations out (app.py).
+
+A marker starts with ``<`` followed by a control character: no element starts that way, and
+escaped text (webui.html.esc) holds no ``<`` at all, so no name, log line or other text shown
+can open, close or unbalance a region.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ import re
 from functools import cached_property, lru_cache
 from typing import NamedTuple
 
-_OPEN, _MID, _CLOSE = "\x02", "\x03", "\x04"  # a region is \x02key\x03 ... \x04key\x03
-_MARK = re.compile("[\x02\x04][^\x03]*\x03")
+_OPEN, _MID, _CLOSE = "<\x02", "\x03", "<\x04"  # a region: <\x02key\x03 ... <\x04key\x03
+_MARK = re.compile("<[\x02\x04][^\x03]*\x03")
+_PLAIN_KEY = re.compile('[^<>"&\x00-\x1f]+')
 _TAG = re.compile(r"<[a-z][a-z0-9]*")
 _ATTR = re.compile(r'\s([a-z][a-z0-9-]*)(?:="([^"]*)")?')
 
@@ -36,7 +41,7 @@ def keyed(key: str, html: str) -> str:
     if not html:
         return ""
     tag = _TAG.match(html)
-    if tag is None or _OPEN in key or _MID in key or _CLOSE in key or '"' in key:
+    if tag is None or _PLAIN_KEY.fullmatch(key) is None:
         raise ValueError(f"not a region: {key!r} must be one element with a plain key")
     end = tag.end()
     return f'{_OPEN}{key}{_MID}{html[:end]} data-region="{key}"{html[end:]}{_CLOSE}{key}{_MID}'
@@ -112,11 +117,11 @@ def _children(doc: str, start: int, end: int) -> list[Region]:
         middle = doc.find(_MID, opening, end)
         if middle < 0:
             raise ValueError("a region's key never ends")
-        key = doc[opening + 1:middle]
+        key = doc[opening + len(_OPEN):middle]
         closing = doc.find(f"{_CLOSE}{key}{_MID}", middle, end)
         if closing < 0:
             raise ValueError(f"region {key!r} never closes")
-        after = closing + len(key) + 2
+        after = closing + len(_CLOSE) + len(key) + len(_MID)
         found.append(Region(key, doc, middle + 1, closing, (opening, after)))
         opening = doc.find(_OPEN, after, end)
     return found

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lostcities import Options
+from lostcities.names import clean_name
 
 from webui.i18n import t
 
@@ -29,10 +30,12 @@ class Setup:
     first_player: int | None
 
 
-def clean_name(raw: object, fallback: str) -> str:
-    """A player's name: trimmed, inner spaces collapsed, at most NAME_MAX characters."""
-    text = " ".join(str(raw or "").split())[:NAME_MAX]
-    return text or fallback
+def form_name(raw: object, fallback: str) -> str:
+    """A player's name from the form: cleaned as every name is (lostcities.names: hidden
+    characters dropped, white space collapsed), at most NAME_MAX characters. A name left
+    empty, or holding nothing that shows, becomes `fallback` ("Player 1", "Player 2"), as a
+    player who typed nothing expects."""
+    return clean_name(raw if isinstance(raw, str) else "", NAME_MAX) or fallback
 
 
 def parse_setup(values: Mapping[str, object], lang: str) -> Setup:
@@ -40,8 +43,8 @@ def parse_setup(values: Mapping[str, object], lang: str) -> Setup:
 
     Raises ValueError with a clear message on a bad value (e.g. rounds out of 1-5).
     """
-    names = (clean_name(values.get("name1"), t(lang, "setup.default1")),
-             clean_name(values.get("name2"), t(lang, "setup.default2")))
+    names = (form_name(values.get("name1"), t(lang, "setup.default1")),
+             form_name(values.get("name2"), t(lang, "setup.default2")))
     raw_rounds = values.get("rounds", "3")
     try:
         rounds = int(str(raw_rounds))

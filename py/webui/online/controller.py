@@ -17,6 +17,7 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from lostcities import Options
+from lostcities.names import clean_name
 from webui.online.codes import (
     GUEST_KEY,
     HOST_KEY,
@@ -35,13 +36,11 @@ from webui.botseat import run_sliced
 from webui.dom import AfterPaint
 from webui.hint import can_hint, hint_steps, render_hint
 from webui.i18n import t
-from webui.regions import keyed
+from webui.html import el, region
 from webui.session import TABLE_ACTIONS, Session, parse_save
-from webui.setup import Setup
+from webui.setaside import set_aside
+from webui.setup import NAME_MAX, Setup
 from webui.table import Extras
-
-SET_ASIDE_SUFFIX = ".set-aside"
-"""A save that can't be loaded moves to its key plus this suffix (as the table's does)."""
 
 Saved = TypeVar("Saved", OnlineHost, OnlineGuest)
 
@@ -71,8 +70,27 @@ def _store(key: str, doc: dict[str, Any]) -> None:
 
 
 def _field(name: str) -> str:
+    """A lobby field's text, cleaned as a name is (lostcities.names): what is typed is shown
+    back in the lobby, and a room code ignores what does not show anyway."""
     element = js.document.querySelector(f'[data-field="{name}"]')
-    return "" if element is None or element is jsnull else str(element.value)
+    return "" if element is None or element is jsnull else clean_name(str(element.value))
+
+
+def _set_aside(key: str) -> None:
+    """Move the save under `key` aside (setaside.py), if there is one."""
+    text = js.localStorage.getItem(key)
+    if isinstance(text, str):
+        set_aside(js.localStorage, key, text, int(js.Date.now()), js.console.error)
+
+
+def _clean_names(saved: Saved) -> Saved:
+    """A resumed room or seat with its player's name cleaned (a save written before names
+    were: the peer's check would refuse it); one left empty becomes the default."""
+    if isinstance(saved, OnlineHost):
+        saved.host_name = clean_name(saved.host_name) or "Host"
+    else:
+        saved.name = clean_name(saved.name) or "Guest"
+    return saved
 
 
 class OnlineController:
@@ -149,15 +167,21 @@ class OnlineController:
 
     def _saved(self, key: str, restore: Callable[[Any, float], Saved]) -> Saved | None:
         """`restore(doc, now)` of the save under `key`, or None; a save that can't be loaded
-        is moved to `key` + SET_ASIDE_SUFFIX and the reason kept in `set_aside`."""
+        is set aside (setaside.py) and the reason kept in `set_aside`."""
         try:
             doc = _load(key)
-            return None if doc is None else restore(doc, now())
+            return None if doc is None else _clean_names(restore(doc, now()))
         except ValueError as exc:
-            js.localStorage.setItem(key + SET_ASIDE_SUFFIX, js.localStorage.getItem(key))
-            js.localStorage.removeItem(key)
+            _set_aside(key)
             self.set_aside = str(exc)
             return None
+
+    def set_aside_unshown(self) -> None:
+        """The online screen could not be shown: set the room's or seat's save aside, and
+        leave (the page says why and shows the setup)."""
+        for key in (HOST_KEY, GUEST_KEY):
+            _set_aside(key)
+        self.leave()
 
     def open_lobby(self, setup: Setup | None, code: str = "") -> None:
         """Show the lobby; `setup` holds the options a room created here will use."""
@@ -224,7 +248,7 @@ class OnlineController:
         log = js.document.querySelector("#screen details.log[open]")
         extras = Extras(hint=hint, log_open=log is not None and log is not jsnull)
         name, doc = session.render_doc(lang, extras)
-        return name, keyed("online-bar", f'<div class="online-bar">{bar}</div>') + doc
+        return name, region("online-bar", el("div", bar, class_="online-bar")) + doc
 
     def _ask_hint(self, session: Session) -> None:
         """Work out what the Hard bot would play from this player's own view (in slices)."""
@@ -356,7 +380,7 @@ class OnlineController:
         except ValueError as exc:
             self.error = t(self.lang, "lobby.badcode", reason=str(exc))
             return
-        name = " ".join(raw_name.split())[:20] or "Guest"
+        name = clean_name(raw_name, NAME_MAX) or t(self.lang, "lobby.name.default")
         saved = self._saved(GUEST_KEY, OnlineGuest.from_json)
         # joining the same room again: take back the same seat
         token = saved.token if saved is not None and saved.code == code else new_token()
