@@ -16,6 +16,7 @@ from .scoring import ExpeditionScore, ScoringRules, score_expedition
 from .serial import state_from_json, state_to_json
 from .skills import SKILLS, Skill
 from .state import State
+from .viewcheck import ViewError, check_view
 from .views import view
 
 __all__ = [
@@ -27,5 +28,5 @@ __all__ = [
     "Undo", "move_from_json", "move_to_json", "move_type",
     "Options", "PlayerRoundScore", "score_round",
     "ExpeditionScore", "ScoringRules", "score_expedition",
-    "state_from_json", "state_to_json", "State", "view",
+    "state_from_json", "state_to_json", "State", "view", "ViewError", "check_view",
 ]

@@ -2,7 +2,9 @@
 
 `OnlineGuest` is browser-free. It numbers its messages (a fresh connection starts again from
 seq 1, as MatchHost expects), checks every host message (JSON object, protocol version, rising
-seq, known type) before using it, and keeps what it needs to rejoin: room code, seat, token.
+seq, known type) before using it, checks every view against the schema of
+`lostcities.view` (`lostcities.viewcheck`: a view that is not one is refused and changes
+nothing), and keeps what it needs to rejoin: room code, seat, token.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from lostcities.protocol import (
     APP_VERSION, FORBIDDEN, NO_MATCH, REPLAYED, VERSION_MISMATCH, ProtocolError, encode,
     envelope, parse_host_message,
 )
+from lostcities.viewcheck import ViewError, check_match_end, check_view
 
 from webui.online.codes import normalize_code
 from webui.online.hostside import GUEST_SEAT, TOKEN_RE
@@ -157,12 +160,7 @@ class OnlineGuest:
                 self.seat = message["seat"]
                 self.local_players = frozenset({self.seat})
         elif kind in ("view", "match-end"):
-            seen = message.get("view")
-            if isinstance(seen, dict) and seen.get("player") == self.seat:
-                self._view = seen
-                self.error = None
-            else:
-                self.error = "The host sent a view for another seat: ignored."
+            self._take_view(message)
         elif kind == "error":
             text = str(message.get("message") or message.get("code"))[:300]
             if message.get("code") == VERSION_MISMATCH:
@@ -174,6 +172,25 @@ class OnlineGuest:
             else:
                 self.error = f"The host refused: {text}"
         self._changed()
+
+    def _take_view(self, message: dict[str, Any]) -> None:
+        """Show the view of a ``view`` or ``match-end`` message once it is checked; a view
+        that is not one (`lostcities.viewcheck`) or is another seat's changes nothing."""
+        seen = message.get("view")
+        try:
+            if message["type"] == "match-end":
+                check_match_end(seen, message.get("winner"), message.get("totals"))
+            else:
+                check_view(seen)
+        except ViewError as exc:
+            self.error = f"The host sent a view that is not valid ({exc}): ignored."
+            return
+        assert isinstance(seen, dict)
+        if seen["player"] != self.seat:
+            self.error = "The host sent a view for another seat: ignored."
+            return
+        self._view = seen
+        self.error = None
 
     def _check(self, raw: object) -> dict[str, Any] | None:
         """The host message (``parse_host_message``), or None with `error`/`reload_needed` set.
