@@ -1,40 +1,38 @@
 """Playing alone against the computer in real Chromium.
 
-One human (player 1) plays a whole match by clicks against the Hard bot. While the bot thinks,
-the page must stay responsive: a recorder in the page measures, for each real click on the
-Rules button or the move log, the time from the click's arrival (the trusted event's
-``timeStamp``) to its visible effect (a DOM mutation), with ``performance.now()``. The same
-match asks for hints and survives a reload while the bot is thinking.
+One human (player 1) plays a whole match by clicks against the Hard bot. The page shows that
+the computer thinks (body[data-thinking], on for each of its turns) and stays responsive
+meanwhile: real clicks on the Rules button and the move log, made while it thinks, take
+effect while it still thinks (a recorder in the page notes the state at the click and at its
+effect). The same match asks for hints and survives a reload while the bot is thinking.
+Everything is checked by states; how fast a click is handled is measured by
+``scripts/bench_bots.py --page``.
 """
 
 from __future__ import annotations
 
 import json
-import statistics
 from collections.abc import Callable
 
 from conftest import AppPage, wait_ready
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
+from playwright.sync_api import Page, ViewportSize
 
-RESPONSIVE_MS = 100
-"""A click on the log or the menu is handled within 100 ms while the bot thinks."""
 RELOAD_DECK = 24
 """The page reloads while the bot thinks once the deck is down to this."""
 LATE_DECK = 12
 """The second hint is asked for this late in the round (the whole-round search)."""
-CLICKS = 24
-"""How many clicks to time while the bot thinks."""
-TALL = {"width": 1280, "height": 1600}
-"""A viewport where the whole table fits: the timed clicks need no scrolling."""
+CLICKS = 3
+"""How many clicks must take effect while the bot thinks (each of its turns gets clicks until
+then: about twenty turns, each thinking for at least two paces of 0.3 s)."""
+TALL: ViewportSize = {"width": 1280, "height": 1600}
+"""A viewport where the whole table fits: the clicks need no scrolling."""
 
 RECORDER = """
 (() => {
-  window.__lcLatency = [];
+  window.__lcClicks = [];  // trusted clicks on Rules or the log: the state at click and effect
   let pending = null;
-  const effects = {
-    rules: () => { const r = document.getElementById("rules"); return r && !r.hidden; },
-  };
+  const thinking = () => document.body.hasAttribute("data-thinking");
   document.addEventListener("click", (e) => {
     if (!e.isTrusted || !e.target.closest) return;
     const rules = e.target.closest('[data-action="rules"]');
@@ -43,27 +41,24 @@ RECORDER = """
     const details = summary ? summary.parentElement : null;
     const wasOpen = details ? details.open : false;
     pending = {
-      t0: e.timeStamp,
-      what: rules ? "rules" : "log",
-      thinking: document.body.hasAttribute("data-thinking"),
-      done: rules ? effects.rules : () => details.isConnected && details.open !== wasOpen,
+      what: rules ? "rules" : "log", thinking: thinking(),
+      done: rules ? () => !document.getElementById("rules")?.hidden
+                  : () => details.isConnected && details.open !== wasOpen,
     };
   }, true);
   new MutationObserver(() => {
     if (pending && pending.done()) {
-      window.__lcLatency.push({ms: performance.now() - pending.t0, what: pending.what,
-                               thinking: pending.thinking});
+      window.__lcClicks.push({what: pending.what, thinking: pending.thinking,
+                              thinkingAtEffect: thinking()});
       pending = null;
     }
   }).observe(document, {subtree: true, attributes: true, attributeFilter: ["hidden", "open"]});
-  window.__lcTurns = [];  // how long each of the computer's turns took (play and draw)
-  let since = null;
+  window.__lcThinking = 0;  // how often data-thinking came on (once a computer's turn)
+  let on = false;
   new MutationObserver(() => {
-    const on = document.body.hasAttribute("data-thinking");
-    if (on && since === null) since = performance.now();
-    if (!on && since !== null) { window.__lcTurns.push(performance.now() - since); since = null; }
-  }).observe(document, {subtree: true, attributes: true,
-                         attributeFilter: ["data-thinking"]});
+    if (thinking() && !on) window.__lcThinking += 1;
+    on = thinking();
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-thinking"]});
 })();
 """
 
@@ -76,7 +71,6 @@ STATE = """() => {
           deck: deck ? parseInt(deck.textContent, 10) : null};
 }"""
 
-THINKING = "document.body.hasAttribute('data-thinking')"
 OUR_MOVE_OR_END = """() => {
   const b = document.body;
   if (b.dataset.screen === "match-end") return true;
@@ -85,6 +79,8 @@ OUR_MOVE_OR_END = """() => {
     '#app button[data-action="select"]:not([disabled]),'
     + '#app button[data-action="draw"]:not([disabled])') !== null;
 }"""
+THINKING_OR_OUR_MOVE = "() => document.body.hasAttribute('data-thinking') || (%s)()" % (
+    OUR_MOVE_OR_END)
 
 
 def start_against(app: AppPage, level: str, rounds: int) -> Page:
@@ -111,28 +107,23 @@ def centre_of(page: Page, selector: str) -> tuple[float, float]:
     raise AssertionError(f"{selector} never stayed put")
 
 
-def real_click(page: Page, selector: str) -> None:
-    """A real mouse click (trusted event, through the browser's input queue)."""
-    page.mouse.click(*centre_of(page, selector))
-
-
-def latencies(page: Page) -> list[dict[str, object]]:
-    result: list[dict[str, object]] = page.evaluate("window.__lcLatency")
-    return result
-
-
-def measure_clicks(page: Page, spots: tuple[tuple[float, float], ...], limit: int) -> None:
-    """Right after the human's turn, while the bot thinks: click the Rules button (then
-    Escape) and the log, as real mouse clicks at `spots` taken while the page was idle (a
-    click that misses after a redraw is simply not timed); the recorder times each."""
+def click_while_thinking(page: Page, spots: tuple[tuple[float, float], ...]) -> None:
+    """While the bot thinks: click the Rules button (then Escape) and the log, as real mouse
+    clicks at `spots` taken while the page was idle (a click that misses after a redraw is
+    simply not recorded); the recorder notes whether the bot still thought at each effect."""
     rules, log = spots
-    while True:
-        page.mouse.click(*rules)
-        page.keyboard.press("Escape")  # closes the Rules page (not timed)
-        page.wait_for_function("() => document.getElementById('rules').hidden")
-        page.mouse.click(*log)
-        if len(latencies(page)) >= limit or not page.evaluate(THINKING):
-            break
+    page.mouse.click(*rules)
+    page.keyboard.press("Escape")  # closes the Rules page
+    page.wait_for_function("() => document.getElementById('rules').hidden")
+    page.mouse.click(*log)
+
+
+def recorded(page: Page) -> tuple[list[dict[str, object]], int]:
+    """The clicks the page's recorder saw so far and its count of thinking turns, cleared."""
+    clicks, turns = page.evaluate(
+        "() => { const r = [window.__lcClicks.splice(0), window.__lcThinking];"
+        " window.__lcThinking = 0; return r; }")
+    return clicks, int(turns)
 
 
 def follow_hint(page: Page) -> dict[str, str]:
@@ -167,21 +158,6 @@ def human_turn_step(page: Page, state: dict[str, object]) -> None:
         page.locator('#app [data-action="draw"][data-source="deck"]:not([disabled])').click()
 
 
-def test_the_latency_recorder_sees_a_busy_page(open_app: Callable[..., AppPage]) -> None:
-    """The measurement itself: a click while the page is blocked for 300 ms is reported
-    late, so a page frozen by the bot would fail the responsiveness check below."""
-    app = open_app(setup=lambda page: page.add_init_script(RECORDER))
-    page = app.page
-    x, y = centre_of(page, '[data-action="rules"]')
-    # Busy from the press on: the release and the click arrive while the page is blocked,
-    # however slowly the machine passes them on.
-    page.evaluate("""() => addEventListener('pointerdown', () => { const t = performance.now();
-                                   while (performance.now() - t < 300) {} }, {once: true})""")
-    page.mouse.click(x, y)
-    page.wait_for_function("() => window.__lcLatency.length > 0")
-    assert latencies(page)[0]["ms"] >= 200, latencies(page)
-
-
 def test_a_match_against_the_hard_computer(open_app: Callable[..., AppPage]) -> None:
     def setup(page: Page) -> None:
         page.set_viewport_size(TALL)
@@ -194,22 +170,10 @@ def test_a_match_against_the_hard_computer(open_app: Callable[..., AppPage]) -> 
     assert page.locator('[data-zone="hand"][data-player="1"] [data-card]').count() == 0
     hints: list[dict[str, str]] = []
     reloaded = False
-    thinking_seen = 0
+    clicks: list[dict[str, object]] = []
+    thinking_turns = our_turns = 0
     for _ in range(400):
-        state = page.evaluate(STATE)
-        if state["screen"] == "match-end":
-            break
-        deck = state["deck"] if isinstance(state["deck"], int) else 99
-        if state["thinking"]:
-            thinking_seen += 1
-            if not reloaded and deck <= RELOAD_DECK:
-                page.reload()
-                wait_ready(page, page_errors=app.page_errors)
-                saved = json.loads(page.evaluate("localStorage.getItem('lostcities.match')"))
-                assert saved["match"]["opponent"] == "hard"
-                assert page.evaluate("document.body.dataset.screen") == "turn"
-                reloaded = True  # the bot goes on by itself: the loop waits for our turn
-        page.wait_for_function(OUR_MOVE_OR_END, timeout=30_000)
+        page.wait_for_function(OUR_MOVE_OR_END)
         state = page.evaluate(STATE)
         if state["screen"] == "match-end":
             break
@@ -220,18 +184,34 @@ def test_a_match_against_the_hard_computer(open_app: Callable[..., AppPage]) -> 
             hints.append(follow_hint(page))
         else:
             human_turn_step(page, state)
-        if spots and reloaded and len(latencies(page)) < CLICKS:
-            measure_clicks(page, spots, CLICKS)
+        if not ends_turn:
+            continue
+        our_turns += 1
+        page.wait_for_function(THINKING_OR_OUR_MOVE)
+        if not page.evaluate("document.body.hasAttribute('data-thinking')"):
+            continue  # its turn is already over (never seen on an idle machine)
+        if not reloaded and state["deck"] <= RELOAD_DECK:
+            new_clicks, turns = recorded(page)
+            clicks += new_clicks
+            thinking_turns += turns
+            page.reload()
+            wait_ready(page, page_errors=app.page_errors)
+            saved = json.loads(page.evaluate("localStorage.getItem('lostcities.match')"))
+            assert saved["match"]["opponent"] == "hard"
+            assert page.evaluate("document.body.dataset.screen") == "turn"
+            reloaded = True  # the bot goes on by itself: the loop waits for our turn
+        elif sum(1 for c in clicks if c["thinkingAtEffect"]) < CLICKS:
+            click_while_thinking(page, spots)
+            clicks += recorded(page)[0]
+    new_clicks, turns = recorded(page)
+    clicks += new_clicks
+    thinking_turns += turns
     assert page.evaluate("document.body.dataset.screen") == "match-end"
     assert page.locator("[data-winner]").get_attribute("data-winner") in ("0", "1", "draw")
-    assert reloaded and len(hints) == 2 and thinking_seen > 10
-    samples = [s for s in latencies(page) if s["thinking"]]
-    assert len(samples) >= 5, latencies(page)
-    median = statistics.median(float(str(s["ms"])) for s in samples)
-    every = [f"{s['what']}:{round(float(str(s['ms'])))}" for s in samples]
-    turns = sorted(round(ms) for ms in page.evaluate("window.__lcTurns"))
-    print(f"click -> effect while the bot thinks: median {median:.1f} ms over "
-          f"{len(samples)} clicks ({' '.join(every)}); the computer's turns (play + draw, "
-          f"ms): median {statistics.median(turns)}, max {turns[-1]}, n={len(turns)}")
-    assert median < RESPONSIVE_MS, samples
+    assert reloaded and len(hints) == 2
+    # Thinking showed for each of the computer's turns (one more: the turn the reload cut
+    # short is counted again when it resumes; one less if our last draw ended the round).
+    assert our_turns > 10 and thinking_turns >= our_turns - 1, (thinking_turns, our_turns)
+    during = [c for c in clicks if c["thinking"] and c["thinkingAtEffect"]]
+    assert len(during) >= CLICKS, clicks
     assert not app.page_errors and not app.console_errors, (app.page_errors, app.console_errors)
