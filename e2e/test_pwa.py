@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, BrowserType, Page, Request
 
-from conftest import ROOT, Server, dev_server, wait_ready
+from conftest import ROOT, STATE_TIMEOUT_MS, Server, dev_server, wait_ready
 from webui.i18n import t as online_t
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -65,6 +65,7 @@ def open_player(
         context = browser_type.launch_persistent_context(str(profile),
                                                          **browser_type_launch_args)
         contexts.append(context)
+        context.set_default_timeout(STATE_TIMEOUT_MS)  # waits on states: a guard, not a budget
         page = context.pages[0] if context.pages else context.new_page()
         player = Player(context, page)
         context.on("requestfinished", lambda request: player.finished.append(request))

@@ -3,7 +3,8 @@
 Layout written (static/vendor/ is git-ignored; files are updated in place):
 
     static/vendor/pyodide/    pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
-                              pyodide-lock.json (npm: pyodide), and python_stdlib.zip
+                              pyodide-lock.json, package.json (its release, which sw.js
+                              checks) (npm: pyodide), and python_stdlib.zip
                               TRIMMED to what the game imports (scripts/trim_stdlib.py)
     static/vendor/pyscript/   core.js and the chunks it imports, without the plugins the page
                               turns off ("!name" in static/pyscript.json and index.html's
@@ -48,6 +49,7 @@ PYODIDE_FILES = (
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
     "pyodide-lock.json",
+    "package.json",
 )
 STDLIB = "python_stdlib.zip"
 # A chunk's imports: `from"./x.js"`, `import"./x.js"`, `import("./x.js")`.

@@ -6,7 +6,7 @@
  *                     false if there is none. Call it between games only: never mid-match;
  *   checkForUpdate()  asks the server for a new sw.js / precache list now (a Promise);
  *   version()         a Promise of the precache version of the controlling worker, or null;
- *   keepBytecode(source, bytes)  hands the worker the standard library zip with bytecode that
+ *   keepBytecode(key, bytes)  hands the worker the standard library zip with bytecode that
  *                     the page compiled (py/webui/warm_boot.py): a Promise of {kept, reason}.
  * When an update is ready, <html data-update-ready="true"> is set and "lc:update-ready" is
  * dispatched on window. <html data-storage> becomes "persistent" or "best-effort" once the
@@ -69,13 +69,14 @@
   }
 
   /* Hands the bytecode zip built by the page (py/webui/warm_boot.py) to the active worker;
-   * a Promise of its answer {kept, reason}. source: the hash of the zip the page booted from. */
-  function keepBytecode(source, bytes) {
+   * a Promise of its answer {kept, reason}. key: {runtime, stdlib, app}, the Pyodide release
+   * and the hashes of the standard library zip and app.zip the page booted from (sw.js). */
+  function keepBytecode(key, bytes) {
     return navigator.serviceWorker.ready.then(function (reg) {
       return new Promise(function (resolve) {
         var channel = new MessageChannel();
         channel.port1.onmessage = function (event) { resolve(event.data); };
-        reg.active.postMessage({type: "bytecode", source: source, zip: bytes.buffer},
+        reg.active.postMessage({type: "bytecode", key: key, zip: bytes.buffer},
                                [channel.port2, bytes.buffer]);
       });
     });

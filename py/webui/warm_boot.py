@@ -6,7 +6,8 @@ booted from, then hands the new zip to the service worker (window.lcPwa.keepByte
 static/sw-register.js). The next boot gets it.
 
 <html data-bytecode> says how it went: "booted" (this boot ran on kept bytecode), "compiling",
-"kept", "refused" (the worker's version is not the one this page booted from), "failed".
+"kept", "refused" (the worker's version is not the one this page booted from: another runtime,
+standard library or app), "failed".
 Without a service worker nothing is compiled.
 """
 
@@ -26,6 +27,27 @@ def _stdlib_zip() -> str:
     import json  # imported at start-up: from that zip
 
     return str(json.__loader__.archive)  # type: ignore[union-attr]
+
+
+def _app_zip() -> str:
+    """The app's zip this boot imports from (static/pyodide-early.mjs writes it)."""
+    import webui
+
+    return str(webui.__loader__.archive)  # type: ignore[attr-defined]
+
+
+def boot_key(stdlib: bytes) -> dict[str, str]:
+    """What this boot ran on, as the service worker checks it (sw.js): the Pyodide release and
+    the hashes (as in the precache list) of the standard library zip `stdlib` and app.zip."""
+    import hashlib  # not at boot: only a page left idle gets here
+
+    import pyodide  # type: ignore[import-not-found]
+
+    with open(_app_zip(), "rb") as file:
+        app = file.read()
+    return {"runtime": str(pyodide.__version__),
+            "stdlib": hashlib.sha256(stdlib).hexdigest()[:16],
+            "app": hashlib.sha256(app).hexdigest()[:16]}
 
 
 async def _until_quiet(last_input: Callable[[], float]) -> None:
@@ -48,6 +70,8 @@ async def keep_bytecode(last_input: Callable[[], float]) -> None:
 
 async def _keep(last_input: Callable[[], float]) -> None:
     await _until_quiet(last_input)
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
     from webui.bytecode import BytecodeZip, booted_on_bytecode  # zipfile: not at boot
 
     root = js.document.documentElement
@@ -69,9 +93,8 @@ async def _keep(last_input: Callable[[], float]) -> None:
     data = builder.assemble()
     buffer = js.Uint8Array.new(len(data))
     buffer.assign(data)
-    import hashlib  # not at boot: only a page left idle gets here
-
-    answer = await bridge.keepBytecode(hashlib.sha256(original).hexdigest()[:16], buffer)
+    key = to_js(boot_key(original), dict_converter=js.Object.fromEntries)
+    answer = await bridge.keepBytecode(key, buffer)
     root.dataset.bytecode = "kept" if answer.kept else "refused"
     if not answer.kept:
         js.console.warn(f"bytecode not kept: {answer.reason}")
