@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -213,26 +212,35 @@ HOST_TYPES: Final[Mapping[str, Mapping[str, tuple[Check, bool]]]] = {
 # ---- parsing ---------------------------------------------------------------------------------
 
 
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_INNERMOST = re.compile(r"[\[{][\]}]")
+_SQUARE: Final = bytes.maketrans(b"{}", b"[]")
+_NOT_BRACKETS: Final = bytes(b for b in range(256) if b not in b"[]{}")
 
 
-def _too_deep(text: str, max_depth: int) -> bool:
-    """Whether JSON arrays/objects in `text` nest deeper than `max_depth` (brackets inside
-    strings do not count; unbalanced brackets are counted on the safe side).
+def _too_deep(data: bytes, max_depth: int) -> bool:
+    """Whether JSON arrays/objects in the UTF-8 text `data` nest deeper than `max_depth`
+    (brackets inside strings do not count; unbalanced brackets count on the safe side).
 
     Checked before json.loads so that no input can make the parser recurse deeply (which in
-    Pyodide could exhaust the WebAssembly stack). Each pass strips the innermost pairs, so the
-    work is a few regex passes, not a Python loop over the text.
+    Pyodide could exhaust the WebAssembly stack). Linear in the size, in a few passes of bytes
+    methods (no regex, no Python loop over the text): escaped backslashes and quotes are
+    dropped, then every string (up to the next quote, or the end of an unterminated one),
+    then all but the brackets; each of at most `max_depth` + 1 passes strips the innermost
+    pairs. Where json.loads would read text differently (a backslash outside a string, a
+    stray quote), it fails there, before reaching anything this check misreads.
     """
-    if text.count("[") + text.count("{") <= max_depth:
+    if data.count(b"[") + data.count(b"{") <= max_depth:
         return False
-    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    if b"\\" in data:  # a run of n backslashes escapes what follows it when n is odd
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    if b'"' in data:  # the pieces between quotes alternate: outside, inside, outside...
+        data = b"".join(data.split(b'"')[::2])
+    brackets = data.translate(_SQUARE, _NOT_BRACKETS)
+    if b"[" * (max_depth + 1) in brackets:
+        return True
     for level in range(max_depth + 1):
-        reduced = _INNERMOST.sub("", brackets)
+        reduced = brackets.replace(b"[]", b"")
         if reduced == brackets:  # nothing left to strip: what remains is unbalanced
-            return level + reduced.count("[") + reduced.count("{") > max_depth
+            return level + reduced.count(b"[") > max_depth
         brackets = reduced
     return True
 
@@ -258,18 +266,20 @@ def decode_json(
     Refuses text over `max_bytes` of UTF-8 (before parsing), invalid UTF-8, nesting deeper
     than `max_depth`, NaN/Infinity and duplicate keys.
     """
-    if len(raw) > max_bytes or (
-        isinstance(raw, str) and len(raw.encode("utf-8", "surrogatepass")) > max_bytes
-    ):
-        raise ProtocolError(TOO_LARGE, f"message larger than {max_bytes} bytes")
+    too_large = ProtocolError(TOO_LARGE, f"message larger than {max_bytes} bytes")
+    if len(raw) > max_bytes:
+        raise too_large
     if isinstance(raw, bytes):
+        data = raw
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise ProtocolError(BAD_JSON, "message is not UTF-8 text") from None
     else:
-        text = raw
-    if _too_deep(text, max_depth):
+        text, data = raw, raw.encode("utf-8", "surrogatepass")
+        if len(data) > max_bytes:
+            raise too_large
+    if _too_deep(data, max_depth):
         raise ProtocolError(BAD_JSON, f"JSON nested deeper than {max_depth} levels")
     try:
         return json.loads(

@@ -192,15 +192,18 @@ class OnlineHost:
         self._changed()
         return None
 
-    def receive(self, link: Link, raw: str | bytes, now: float) -> None:
-        """A message from the guest: MatchHost validates and answers it; never raises.
+    def receive(self, link: Link, raw: str | bytes, now: float,
+                clock: Callable[[], float] | None = None) -> None:
+        """A message from the guest, arrived at `now`: MatchHost validates and answers it;
+        never raises. `clock` (the same clock) is read once it is handled: the time handling
+        took regains no flood budget (liveness.RateLimit).
 
         Messages over the rate limit are dropped unread (no answer); a connection that keeps
         flooding gets one error and is closed (the guest may dial again, with a fresh budget).
         """
         if link is not self._link:
             return  # a replaced connection: ignore
-        if not self.limit.allow(now):
+        if not self.limit.allow(now, len(raw)):
             self._flooded(link)
             return
         self.live.heard(now)
@@ -213,6 +216,8 @@ class OnlineHost:
             self._save()
         if self._match.state is not before or greeted != self._match.is_greeted(GUEST_SEAT):
             self._changed()
+        if clock is not None:
+            self.limit.handled(clock())
 
     def closed(self, link: Link) -> None:
         """The guest's connection closed (PeerJS saw it go)."""

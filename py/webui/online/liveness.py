@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
+from lostcities.protocol import MAX_MESSAGE_BYTES
+
 PING_EVERY: Final = 2.0
 """Seconds between the guest's pings."""
 
@@ -65,17 +67,38 @@ class Liveness:
 
 
 RATE: Final = 10.0
-"""Messages a second a guest may send over time (it pings every 2 s and moves by clicks)."""
+"""Tokens a second a guest's budget regains while the host is idle (a message costs one or
+more: the guest pings every 2 s and moves by clicks)."""
 
 BURST: Final = 20
-"""Messages a guest may send at once (a reconnect's hello and the moves right after)."""
+"""Tokens a guest may spend at once (a reconnect's hello and the moves right after)."""
+
+BYTES_PER_TOKEN: Final = 1024
+"""A message costs one token per this many bytes, at least one: parsing work grows with size."""
+
+MAX_COST: Final = MAX_MESSAGE_BYTES / BYTES_PER_TOKEN
+"""The most one message costs: anything larger is refused by its size, before any parsing."""
 
 CLOSE_AFTER_DROPS: Final = 40
 """Messages dropped over the rate after which the host closes the connection (a flood)."""
 
 
+def message_cost(size: int) -> float:
+    """The tokens a message of `size` bytes (or characters) costs: 1 up to BYTES_PER_TOKEN,
+    then in proportion, up to MAX_COST."""
+    return min(MAX_COST, max(1.0, size / BYTES_PER_TOKEN))
+
+
 class RateLimit:
-    """A token bucket: `burst` messages at once, then `rate` a second; counts what it drops."""
+    """A token bucket: `burst` tokens at once, regained at `rate` a second; counts its drops.
+
+    Time spent handling the guest's messages regains nothing. In the page, messages that
+    arrive while the host is busy are delivered one after another once it is free, each
+    stamped with that later time; a bucket that refilled by those stamps would give a guest
+    whose messages are slow to handle the budget for more of them. So the bucket only counts
+    the host's time between handling one message (`handled`) and the next arrival (`allow`),
+    and each message costs tokens in proportion to its size (`message_cost`).
+    """
 
     def __init__(self, now: float, rate: float = RATE, burst: int = BURST) -> None:
         self.rate = rate
@@ -84,13 +107,20 @@ class RateLimit:
         self.dropped = 0
         """Messages refused so far on this connection."""
         self._at = now
+        """Until when the bucket has been refilled (or the host was busy)."""
 
-    def allow(self, now: float) -> bool:
-        """Whether a message arriving at `now` may be handled (else it is counted as dropped)."""
-        self.tokens = min(float(self.burst), self.tokens + (now - self._at) * self.rate)
-        self._at = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+    def allow(self, now: float, size: int = 0) -> bool:
+        """Whether a message of `size` bytes arriving at `now` may be handled (else it is
+        counted as dropped)."""
+        self.tokens = min(float(self.burst), self.tokens + max(0.0, now - self._at) * self.rate)
+        self._at = max(self._at, now)
+        cost = message_cost(size)
+        if self.tokens >= cost:
+            self.tokens -= cost
             return True
         self.dropped += 1
         return False
+
+    def handled(self, now: float) -> None:
+        """The message allowed last was handled by `now`: the time it took regains nothing."""
+        self._at = max(self._at, now)

@@ -17,13 +17,14 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import (  # type: ignore[import-not-found]
-    JsProxy, create_once_callable, create_proxy, jsnull, to_js,
+    JsProxy, create_once_callable, create_proxy, to_js,
 )
 
 from webui.online.codes import new_code, peer_id
 from webui.online.guestside import OnlineGuest
 from webui.online.hostside import OnlineHost
 from webui.online.liveness import LOST_AFTER, PING_EVERY
+from webui.online.peermeta import token_of
 
 DIAL_TIMEOUT = 6.0
 """Seconds a guest waits for a dialled channel to open before trying again."""
@@ -175,15 +176,19 @@ class HostNet:
             if host is None:  # the room is open but its match is not set up: refuse
                 conn.close()
                 return
-            metadata = conn.metadata
-            meta = metadata.to_py() if isinstance(metadata, JsProxy) and metadata is not jsnull \
-                else None
+            token = token_of(conn.metadata)  # read alone: the rest is the peer's, unchecked
+            meta = None if token is None else {"token": token}
             if host.accept(link, meta, now()) is not None:
                 link.close()
 
+        def data(payload: Any) -> None:
+            arrived = now()  # when it came, before any work on it (liveness.RateLimit)
+            host = self.host
+            if host is not None:
+                host.receive(link, to_text(payload), arrived, clock=now)
+
         conn.on("open", cb(opened))
-        conn.on("data", cb(lambda data: self.host and self.host.receive(link, to_text(data),
-                                                                         now())))
+        conn.on("data", cb(data))
         conn.on("close", cb(lambda *_: self.host and self.host.closed(link)))
         conn.on("error", cb(lambda *_: self.host and self.host.closed(link)))
 
