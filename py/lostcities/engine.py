@@ -131,22 +131,25 @@ def _highest(expedition: tuple[Card, ...]) -> int:
     return max((value_of(c) for c in expedition), default=0)
 
 
+def _follows(card: Card, top: int) -> bool:
+    """The ascending rule: whether ``card`` may go onto an expedition whose highest number is
+    ``top`` (0: none yet). A handshake only before any number; a number only above ``top``."""
+    value = value_of(card)
+    return value > top if value else top == 0
+
+
 def play_problem(state: State, player: int, card: Card) -> Refusal | None:
     """Why ``card`` can't go onto the player's expedition now, or ``None`` if it can."""
-    if state.airlift_active:
+    top = _highest(state.expeditions[player][colour_index(card)])
+    if state.airlift_active or _follows(card, top):
         return None
     colour = colour_of(card)
-    top = _highest(state.expeditions[player][colour_index(card)])
-    if top == 0:
-        return None
     name = _colour_name(colour)
     if is_handshake(card):
         return _refuse("handshake-after-number",
                        f"A {name} handshake can't follow {name} numbers", colour=colour)
-    if value_of(card) <= top:
-        return _refuse("below-top", f"{card_name(card)} can't follow {name} {top}",
-                       card=card_text(card), colour=colour, top=top)
-    return None
+    return _refuse("below-top", f"{card_name(card)} can't follow {name} {top}",
+                   card=card_text(card), colour=colour, top=top)
 
 
 def draw_problem(state: State, source: str) -> Refusal | None:
@@ -235,18 +238,14 @@ def legal_moves(state: State) -> tuple[Move, ...]:
                 continue
             seen = key
             text = card_text(card)
-            v, high = value_of(card), highs[colour_index(card)]
-            if airlift or (v > high if v else high == 0):
+            if airlift or _follows(card, highs[colour_index(card)]):
                 moves.append(Play(text))
             moves.append(Discard(text))
         return tuple(moves)
     if phase == "draw":
         draws: list[Move] = [Undo()] if state.undo is not None else []
-        draws.append(Draw("deck"))
-        locked, shut = state.locked_pile(), state.shut_pile()
-        for colour, pile in zip(state.colours, state.discards):
-            if pile and colour != locked and colour != shut:
-                draws.append(Draw(colour))
+        draws.extend(Draw(source) for source in ("deck", *state.colours)
+                     if draw_problem(state, source) is None)
         return tuple(draws)
     if phase == "jobs":
         assert player is not None
