@@ -1,0 +1,137 @@
+"""Rematch series: the score of the matches played in a row with the same opponent and options.
+
+A `Series` is its key and each finished match's totals, by seat; its score (matches won by
+each seat, and drawn) follows from those alone, so two pages that saw the same match ends
+show the same score. "Play again" keeps the series; a match started from the setup screen
+starts a new one.
+
+- The key (`series_key`) hashes what makes it the same series: the mode, the computer level,
+  the names (by seat) and the options, plus, online, the room code (both pages know all of
+  these, so both compute the same key) or, on one device, when the series started.
+- The page numbers each match when it starts (``len(series.results) + 1``) and, at its end,
+  calls ``series.with_result(number, view["totals"])``, which is idempotent: showing the
+  match-end screen again adds nothing.
+- Online, both pages exchange their series when they ask for or accept a rematch: the message
+  carries ``rematch_payload(series)`` (``{"series": {"key": ..., "results": [[a, b], ...]}}``).
+  The receiver reads it with `read_rematch`, a stranger's data checked like any other, and
+  agrees only if both series are the same, or one is the start of the other and the longer
+  one is the host's (a guest that reloaded and lost its copy takes the host's).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from lostcities import Options
+
+from webui.html import Markup, el
+from webui.player_text import t
+
+MAX_MATCHES: Final = 999
+MAX_TOTAL: Final = 50_000
+KEY_CHARS: Final = 32
+
+
+def series_key(*, mode: str, names: Sequence[str], options: Options, level: str | None = None,
+               room: str | None = None, started: str | None = None) -> str:
+    """The key of a series (see the module's docstring): 32 hex digits."""
+    data = {"mode": mode, "level": level, "names": list(names), "options": options.to_json(),
+            "room": room, "started": started}
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:KEY_CHARS]
+
+
+def _totals(value: object) -> tuple[int, int]:
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_TOTAL
+            for v in value):
+        raise ValueError("a match's totals must be two whole numbers")
+    return (value[0], value[1])
+
+
+@dataclass(frozen=True)
+class Series:
+    """A series: its key and each finished match's totals by seat, in order."""
+
+    key: str
+    results: tuple[tuple[int, int], ...] = ()
+
+    def with_result(self, number: int, totals: Sequence[int]) -> Series:
+        """The series with match `number` (1-based) ending with `totals`; the same series if
+        that result is known already. ValueError for a match out of order or a result that
+        differs from the known one."""
+        result = _totals(list(totals))
+        if number == len(self.results) + 1 and number <= MAX_MATCHES:
+            return Series(self.key, self.results + (result,))
+        if 1 <= number <= len(self.results) and self.results[number - 1] == result:
+            return self
+        raise ValueError(f"match {number} can't end the series here")
+
+    def wins(self, player: int) -> int:
+        """Matches won by seat `player`."""
+        return sum(1 for r in self.results if r[player] > r[1 - player])
+
+    @property
+    def drawn(self) -> int:
+        """Matches drawn."""
+        return sum(1 for r in self.results if r[0] == r[1])
+
+    def score(self) -> tuple[int, int, int]:
+        """(seat 0's wins, seat 1's wins, draws)."""
+        return (self.wins(0), self.wins(1), self.drawn)
+
+    def to_json(self) -> dict[str, Any]:
+        """The series as JSON (what a save keeps and a rematch message carries)."""
+        return {"key": self.key, "results": [list(r) for r in self.results]}
+
+    @classmethod
+    def from_json(cls, data: object) -> Series:
+        """A series from JSON (a save's or a peer's); ValueError on anything malformed."""
+        if not isinstance(data, dict) or set(data) != {"key", "results"}:
+            raise ValueError("a series has exactly a key and results")
+        key, results = data["key"], data["results"]
+        if not isinstance(key, str) or len(key) != KEY_CHARS or not all(
+                c in "0123456789abcdef" for c in key):
+            raise ValueError("a series key is 32 hex digits")
+        if not isinstance(results, list) or len(results) > MAX_MATCHES:
+            raise ValueError("a series' results must be a list of matches")
+        return cls(key, tuple(_totals(r) for r in results))
+
+
+def rematch_payload(series: Series) -> dict[str, Any]:
+    """What a rematch request or acceptance carries about the series."""
+    return {"series": series.to_json()}
+
+
+def read_rematch(payload: object, mine: Series, sender_is_host: bool) -> Series:
+    """The series both pages agree on, from the peer's rematch `payload` and this page's
+    series; ValueError (nothing agreed) if the payload is malformed or the series differ."""
+    if not isinstance(payload, dict) or "series" not in payload:
+        raise ValueError("the rematch message carries no series")
+    theirs = Series.from_json(payload["series"])
+    if theirs.key != mine.key:
+        raise ValueError("the rematch belongs to another series")
+    shorter, longer = sorted((mine, theirs), key=lambda s: len(s.results))
+    if longer.results[:len(shorter.results)] != shorter.results:
+        raise ValueError("the two pages' series scores differ")
+    if mine.results == theirs.results:
+        return mine
+    host = theirs if sender_is_host else mine
+    if host is not longer:
+        raise ValueError("the guest's series is ahead of the host's")
+    return longer
+
+
+def series_html(series: Series, names: Sequence[str], lang: str) -> Markup:
+    """The series score for the match-end screen: ``[data-series][data-player]`` holds the
+    matches that seat won."""
+    drawn = series.drawn
+    extra = el("span", " · ", t(lang, "series.drawn", count=drawn)) if drawn else ""
+    return el("p", el("span", t(lang, "series.label"), ": "), names[0], " ",
+              el("b", series.wins(0), data_series=True, data_player=0), " – ",
+              el("b", series.wins(1), data_series=True, data_player=1), " ", names[1], extra,
+              class_="series", data_series_matches=len(series.results))

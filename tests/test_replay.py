@@ -1,0 +1,165 @@
+"""Replaying a finished match from its record: every move stepped through with the table's
+own rendering, both hands shown, and the same final scores as the match-end screen."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+import lostcities as lc
+from lostcities import Options
+from test_history import ALL_ON, play_match, record_of
+from test_stats_screen import Page
+from test_webui_table import Elements
+from webui.history import MatchRecord, Replay
+from webui.replay import replay_doc, replay_of, replay_step
+from webui.screens import render_screen
+from webui.uistate import UiState
+
+ALLOWED_ACTIONS = {"replay-prev", "replay-next", "replay-round", "replay-close", "rules", "lang",
+                   "new-match"}
+
+
+def _totals_shown(html: str) -> list[str]:
+    page = Page(html)
+    return [text for _, _, text in page.find(data_total=None, data_player=None)]
+
+
+@pytest.mark.parametrize(("options", "seed", "me"), [(Options(rounds=2), 301, 0),
+                                                     (Options(rounds=1, jobs=True, skills=True,
+                                                              mixups=True, objectives=True,
+                                                              sixth_colour=True), 302, 1)])
+def test_a_replay_steps_through_every_move_to_the_match_end_scores(
+        options: Options, seed: int, me: int) -> None:
+    played = play_match(options, seed)
+    record = record_of(played, me=me)
+    assert record.replay is not None
+    steps = len(record.replay.moves)
+    end_view = lc.view(played.state, me)
+    end_screen = render_screen(end_view, UiState(handoff=False), "en")
+    step, seen = 0, []
+    while True:
+        tags = Elements(replay_doc(record, step, "en")).tags
+        (bar,) = [a for _, a in tags if "data-replay-step" in a]
+        assert (bar["data-step"], bar["data-steps"]) == (str(step), str(steps))
+        buttons = [a for tag, a in tags if tag == "button"]
+        (prev,) = [a for a in buttons if a.get("data-action") == "replay-prev"]
+        (nxt,) = [a for a in buttons if a.get("data-action") == "replay-next"]
+        assert ("disabled" in prev) == (step == 0)
+        assert ("disabled" in nxt) == (step == steps)
+        actions = {a.get("data-action") for a in buttons if "disabled" not in a}
+        assert actions <= ALLOWED_ACTIONS, actions - ALLOWED_ACTIONS
+        seen.append(step)
+        if "disabled" in nxt:
+            break
+        step = replay_step(record, "replay-next", {}, step)
+    assert seen == list(range(steps + 1))
+    final = replay_doc(record, steps, "en")
+    assert _totals_shown(final) == _totals_shown(end_screen)
+    assert _totals_shown(final) == [str(x) for x in played.state.totals]
+    assert 'data-winner="' in final
+
+
+def test_both_hands_are_shown_at_every_step() -> None:
+    played = play_match(Options(rounds=1), 310)
+    record = record_of(played)
+    replay = replay_of(record)
+    for step in (0, 1, 2, replay.steps // 2, replay.steps):
+        html = replay_doc(record, step, "es")
+        section = html[html.index("data-replay-hands"):html.index('class="replay-table"')]
+        items = re.findall(r'<li data-replay-hand data-player="(\d)" data-count="(\d+)">'
+                           r'(.*?)</li>', section)
+        assert [int(p) for p, _, _ in items] == [0, 1]
+        for player, count, inner in items:
+            want = [lc.card_text(c) for c in replay.states[step].hands[int(player)]]
+            assert re.findall(r'data-card="([A-Z0-9]+)"', inner) == want
+            assert count == str(len(want))
+        assert any(replay.states[step].hands) or step == 0
+
+
+def test_going_back_and_jumping_to_a_round() -> None:
+    played = play_match(Options(rounds=3), 320)
+    record = record_of(played)
+    replay = replay_of(record)
+    starts = replay.round_starts()
+    assert len(starts) == 3 and starts[0] == 0
+    for number, start in enumerate(starts, start=1):
+        assert replay_step(record, "replay-round", {"round": str(number)}, 5) == start
+        assert replay.states[start].round == number
+        assert start == 0 or replay.states[start - 1].phase == "round-end"
+    assert replay_step(record, "replay-prev", {}, 0) == 0
+    assert replay_step(record, "replay-prev", {}, 7) == 6
+    assert replay_step(record, "replay-next", {}, replay.steps) == replay.steps
+    page = Page(replay_doc(record, starts[1] + 3, "en"))
+    current = [a["data-round"] for _, a, _ in page.find("button", data_action="replay-round")
+               if a.get("aria-current") == "step"]
+    assert current == ["2"]
+    for action, data in (("replay-round", {"round": "4"}), ("replay-round", {"round": "x"}),
+                         ("replay-round", {}), ("replay-jump", {})):
+        with pytest.raises(ValueError):
+            replay_step(record, action, data, 3)
+
+
+def test_each_step_says_its_move() -> None:
+    played = play_match(ALL_ON, 330)
+    record = record_of(played)
+    replay = replay_of(record)
+    assert replay.event(0) is None
+    kinds = set()
+    assert record.replay is not None
+    moves = record.replay.move_list()
+    for step in range(1, replay.steps + 1):
+        event = replay.event(step)
+        assert event is not None
+        move = moves[step - 1]
+        assert event["type"] == move["type"]
+        if move["type"] in ("play", "discard"):
+            assert event["card"] == move["card"]
+        if move["type"] == "draw":
+            assert event["source"] == move["source"] and event["card"]
+        kinds.add(event["type"])
+    assert {"play", "discard", "draw", "next-round", "pick-job"} <= kinds
+    said = Page(replay_doc(record, 1, "en")).find("p", class_="replay-said")
+    assert said and re.search(r"Move 1 of \d+", said[0][2])
+
+
+def test_the_step_is_clamped_to_the_match() -> None:
+    record = record_of(play_match(Options(rounds=1), 340))
+    steps = replay_of(record).steps
+    assert 'data-step="0"' in replay_doc(record, -5, "en")
+    assert f'data-step="{steps}"' in replay_doc(record, steps + 100, "en")
+
+
+def _with_replay(record: MatchRecord, replay: Replay | None) -> MatchRecord:
+    return dataclasses.replace(record, replay=replay)
+
+
+def test_only_a_record_that_replays_to_its_own_rounds_is_replayed() -> None:
+    record = record_of(play_match(Options(rounds=2), 350))
+    assert record.replay is not None
+    moves = record.replay.moves
+    with pytest.raises(ValueError, match="can't be replayed"):
+        replay_of(_with_replay(record, None))
+    cut = moves[:len(moves) // 2]  # a live match's moves: it never ends
+    with pytest.raises(ValueError, match="before the end"):
+        replay_of(_with_replay(record, Replay(record.replay.seed, record.replay.first_player,
+                                              cut)))
+    with pytest.raises(ValueError):  # another deal: the moves are illegal or score otherwise
+        replay_of(_with_replay(record, dataclasses.replace(record.replay,
+                                                           seed=record.replay.seed + 1)))
+    other = record_of(play_match(Options(rounds=2), 351))
+    with pytest.raises(ValueError):  # another match's moves
+        replay_of(_with_replay(record, other.replay))
+    with pytest.raises(ValueError):
+        replay_doc(_with_replay(record, None), 0, "en")
+
+
+def test_names_are_escaped_in_the_replay() -> None:
+    played = play_match(Options(rounds=1), 360)
+    record = record_of(played)
+    sneaky = dataclasses.replace(record, names=("<img src=x onerror=alert(1)>", "Ben & Co"))
+    html = replay_doc(sneaky, 3, "en")
+    assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html and "Ben &amp; Co" in html
