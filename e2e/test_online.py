@@ -541,11 +541,13 @@ def test_hostile_saves_are_set_aside_and_the_page_still_boots(
     page.wait_for_selector('[data-screen="lobby"]')
     assert "set aside" in page.inner_text("#notice [role=alert]")
     assert "nested deeper" in page.inner_text('[data-screen="lobby"]')
-    stored = page.evaluate("""() => [localStorage.getItem('lostcities.match'),
-        localStorage.getItem('lostcities.match.set-aside'),
-        localStorage.getItem('lostcities-online-host'),
-        localStorage.getItem('lostcities-online-host.set-aside')]""")
-    assert stored == [None, deep, None, deep]
+    stored = page.evaluate("""() => {
+        const aside = (key) => Object.keys(localStorage).filter(
+            (k) => k.startsWith(key + '.set-aside.')).map((k) => localStorage.getItem(k));
+        return [localStorage.getItem('lostcities.match'), aside('lostcities.match'),
+                localStorage.getItem('lostcities-online-host'), aside('lostcities-online-host')];
+    }""")
+    assert stored == [None, [deep], None, [deep]]
     assert not app.page_errors
     page.click('[data-action="create-room"]')  # the lobby works: a fresh room opens
     page.wait_for_selector("[data-room-code]", timeout=STEP_TIMEOUT_MS)
