@@ -15,8 +15,8 @@ import pytest
 import lostcities as lc
 from lostcities import Options, State
 from webui.history import (
-    MatchLog, MatchRecord, Notice, dump, export_name, import_text, load, make_record, merge,
-    move_token, record_from_json, record_id, token_move,
+    MAX_MOVES, MatchLog, MatchRecord, Notice, dump, export_name, import_text, load, make_record,
+    merge, move_token, record_from_json, record_id, token_move,
 )
 from webui.stats import OPPONENTS, compute_stats
 
@@ -275,6 +275,7 @@ BAD_CHANGES = {
     "a bad move token": lambda d: _set(("replay", "moves"), d["replay"]["moves"] + " zz")(d),
     "a negative seed": _set(("replay", "seed"), -1),
     "moves as a list": _set(("replay", "moves"), ["k"]),
+    "too many moves": _set(("replay", "moves"), " ".join(["k"] * (MAX_MOVES + 1))),
 }
 
 

@@ -41,7 +41,8 @@ LEVELS: Final = ("easy", "medium", "hard")
 MAX_BYTES: Final = 16_000_000
 """Largest history text read (a 3-round record is about 2 KB)."""
 MAX_DEPTH: Final = 12
-MAX_MOVES: Final = 20_000
+MAX_MOVES: Final = 6_000
+"""Most moves a record replays (random play takes about 170 a round; 5 rounds at most)."""
 MAX_SCORE: Final = 10_000
 """Bound on a round score's size (real ones stay within a few hundred)."""
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z")

@@ -11,7 +11,8 @@ is over, so nothing is secret any more).
 ``[data-replay-step]`` with ``data-step`` / ``data-steps``, ``[data-action="replay-prev"]`` and
 ``[data-action="replay-next"]`` (disabled at the ends), ``[data-action="replay-round"]`` with
 ``data-round`` and ``data-step``, ``[data-action="replay-close"]``, ``[data-replay-hand]``
-per player; then the table of that step (webui.screens.render_doc) without its Abandon button.
+per player; then the table of that step (webui.screens.render_doc) without its Abandon button
+(the last step is the match-end screen, whose Play again the page handles as there).
 `replay_step(record, action, data, step)` is the step a click leads to.
 """
 
