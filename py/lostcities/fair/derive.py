@@ -1,0 +1,82 @@
+"""Every secret a peer uses, derived from its one match secret.
+
+A peer draws one 32-byte match secret from a secure random source (the caller's job: the
+protocol itself does no I/O). Each *scope* (0 for the match: the coin and the job offers;
+``r`` for round ``r``) gets its own seed, ``HMAC-SHA256(secret, scope)``; each deck of the
+scope derives its global mask, its permutation and its per-position keys from that seed. A
+round's audit reveals the round's seed alone: it proves every step the peer took in the round
+and says nothing about the other scopes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+from dataclasses import dataclass
+from itertools import count
+
+from .group import Group, is_scalar
+
+DOMAIN = b"lostcities-fair/1/"
+SEED_BYTES = 32
+COMMIT_BYTES = 16
+"""Commitments are SHA-256 cut to 16 bytes: binding needs second preimages (2^128 work)."""
+
+
+def scope_seed(secret: bytes, scope: int) -> bytes:
+    """The seed of one scope (0: the match; ``r``: round ``r``)."""
+    return hmac.new(secret, DOMAIN + b"scope/%d" % scope, hashlib.sha256).digest()
+
+
+def scalar_for(group: Group, seed: bytes, label: str) -> bytes:
+    """A uniform non-zero scalar for ``label``, from ``seed``."""
+    for n in count():
+        wide = hmac.new(seed, DOMAIN + f"scalar/{label}/{n}".encode(), hashlib.sha512).digest()
+        s = group.scalar(wide)
+        if is_scalar(s):
+            return s
+    raise AssertionError("unreachable")
+
+
+def permutation(seed: bytes, label: str, n: int) -> tuple[int, ...]:
+    """A uniform permutation of ``range(n)`` for ``label``: the indices sorted by independent
+    64-bit keys from SHAKE-256 (ties, at odds of n^2/2^64, keep index order)."""
+    stream = hashlib.shake_256(DOMAIN + b"perm/" + seed + label.encode()).digest(8 * n)
+    keys = struct.unpack(f"<{n}Q", stream)
+    return tuple(sorted(range(n), key=lambda i: (keys[i], i)))
+
+
+@dataclass(frozen=True)
+class RoleSecrets:
+    """One peer's secrets for one deck: ``mask`` (the inner peer's global key, else ``None``),
+    ``perm`` (its shuffle) and ``keys`` (one per final position)."""
+
+    mask: bytes | None
+    perm: tuple[int, ...]
+    keys: tuple[bytes, ...]
+
+
+def role_secrets(group: Group, seed: bytes, deck: str, n: int, inner: bool) -> RoleSecrets:
+    """The secrets of the inner (``inner=True``) or outer peer for ``deck`` of ``n`` items."""
+    mask = scalar_for(group, seed, f"{deck}/mask") if inner else None
+    perm = permutation(seed, f"{deck}/{'inner' if inner else 'outer'}", n)
+    keys = tuple(scalar_for(group, seed, f"{deck}/key/{j}") for j in range(n))
+    return RoleSecrets(mask, perm, keys)
+
+
+def key_commitment(scope: int, deck: str, pos: int, key: bytes) -> bytes:
+    """The inner peer's commitment to its key for one position."""
+    data = DOMAIN + f"commit/{scope}/{deck}/{pos}/".encode() + key
+    return hashlib.sha256(data).digest()[:COMMIT_BYTES]
+
+
+def pick_commitment(pos: int, key: bytes) -> bytes:
+    """Seat 0's commitment to the job it picks (the position of the job in its offer, hidden
+    by its secret key for that position) until seat 1 has picked."""
+    return hashlib.sha256(DOMAIN + f"pick/{pos}/".encode() + key).digest()[:COMMIT_BYTES]
+
+
+def digest(text: str) -> str:
+    """A short hex digest of agreed text (the match's setup)."""
+    return hashlib.sha256(DOMAIN + text.encode()).hexdigest()[:32]

@@ -1,0 +1,64 @@
+"""The prime-order group cards are masked in, behind the smallest interface the protocol needs.
+
+The group is the prime-order subgroup of Ed25519 as libsodium exposes it. Natively it comes from
+PyNaCl (``lostcities.fair.sodium``); in the browser a ``libsodium-wrappers-sumo`` adapter gives
+the same bytes for the same inputs (``lostcities.fair.vectors`` is the shared check). Points and
+scalars are plain ``bytes`` (32 each, little-endian scalars below ``ORDER``); everything above
+this interface is pure Python.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+ORDER = 2**252 + 27742317777372353535851937790883648493
+"""The order of the subgroup (the Ed25519 ``L``)."""
+
+POINT_BYTES = 32
+SCALAR_BYTES = 32
+UNIFORM_BYTES = 32
+"""Input of ``Group.point``: uniform bytes mapped to a point."""
+WIDE_BYTES = 64
+"""Input of ``Group.scalar``: uniform bytes reduced to a scalar."""
+
+
+class Group(Protocol):
+    """The operations the protocol uses; an implementation raises ``ValueError`` on bad input."""
+
+    name: str
+
+    def point(self, uniform: bytes) -> bytes:
+        """A point of the subgroup from 32 uniform bytes (``crypto_core_ed25519_from_uniform``):
+        how an item (a card, a job...) becomes a group element."""
+        ...
+
+    def scalar(self, wide: bytes) -> bytes:
+        """64 uniform bytes reduced modulo ``ORDER`` (``crypto_core_ed25519_scalar_reduce``):
+        a random scalar from caller-supplied randomness."""
+        ...
+
+    def mul(self, x: bytes, y: bytes) -> bytes:
+        """``x * y`` modulo ``ORDER`` (``crypto_core_ed25519_scalar_mul``)."""
+        ...
+
+    def invert(self, s: bytes) -> bytes:
+        """``1 / s`` modulo ``ORDER`` (``crypto_core_ed25519_scalar_invert``)."""
+        ...
+
+    def mult(self, s: bytes, p: bytes) -> bytes:
+        """``s * P`` (``crypto_scalarmult_ed25519_noclamp``); ``ValueError`` if ``P`` is not a
+        valid subgroup point or the product is the identity."""
+        ...
+
+    def is_point(self, p: bytes) -> bool:
+        """Whether ``p`` encodes a point of the subgroup, canonically and not of small order
+        (``crypto_core_ed25519_is_valid_point``)."""
+        ...
+
+
+def is_scalar(s: bytes) -> bool:
+    """Whether ``s`` is a canonical (below ``ORDER``), non-zero 32-byte scalar."""
+    return (
+        isinstance(s, bytes) and len(s) == SCALAR_BYTES
+        and 0 < int.from_bytes(s, "little") < ORDER
+    )

@@ -1,0 +1,238 @@
+"""The messages between two fair peers: JSON, checked field by field on arrival.
+
+A message is one JSON object::
+
+    {"fair": 1, "seq": 7,                      # protocol version; 1, 2, 3... per sender
+     "shuffle": {"batch": 2, "step": 1, "decks": {"cards": "<n points>", ...},
+                 "commits": {"cards": "<n commitments>"},   # step 3 only
+                 "setup": "<hex>"},                          # batch 1, steps 1 and 2 only
+     "move": {"type": "play", "card": "R7"},   # a move (seat 0's job pick carries no job)
+     "pos": 31,                                # the position a move takes a card or job from
+     "commit": "<16 bytes>",                   # seat 0's commitment to its job pick
+     "pick": [1, "<key>"],                     # seat 0 opening that pick
+     "keys": {"cards": [[31, "<key>"], ...]},  # keys it owes, by deck, position
+     "reveal": {"2": "<seed>"}}                # scope seeds, at a round's end
+
+Bytes are unpadded base64url (a vector of points is one text); every point is checked to be
+in the group and every key to be a canonical non-zero scalar. Anything else refuses the whole
+message with ``ProtocolViolation("bad-message")``. Which parts a message must carry is the
+peer's business (``lostcities.fair.table``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..moves import Move, move_from_json
+from .codec import decode, decode_vector, encode
+from .derive import COMMIT_BYTES, SEED_BYTES
+from .errors import ProtocolViolation
+from .group import POINT_BYTES, SCALAR_BYTES, Group, is_scalar
+from .items import DECK_NAMES, MAX_DECK
+
+VERSION = 1
+MAX_MESSAGE_CHARS = 65_536
+MAX_BATCH = 5
+_FIELDS = frozenset({"fair", "seq", "shuffle", "move", "pos", "commit", "pick", "keys", "reveal"})
+_CONTENT = _FIELDS - {"fair", "seq", "pos", "commit"}
+_HEX = re.compile(r"[0-9a-f]{32}")
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """One shuffle step of one batch of decks."""
+
+    batch: int
+    step: int
+    decks: dict[str, tuple[bytes, ...]]
+    commits: dict[str, tuple[bytes, ...]] = field(default_factory=dict)
+    setup: str | None = None
+
+
+@dataclass(frozen=True)
+class Message:
+    """A checked message (``data`` is the JSON it was read from)."""
+
+    seq: int
+    data: dict[str, Any]
+    shuffle: Shuffle | None = None
+    move: Move | None = None
+    hidden_pick: bool = False
+    pos: int | None = None
+    commit: bytes | None = None
+    pick: tuple[int, bytes] | None = None
+    keys: dict[str, dict[int, bytes]] = field(default_factory=dict)
+    reveal: dict[int, bytes] = field(default_factory=dict)
+
+
+def _bad(message: str, **evidence: Any) -> ProtocolViolation:
+    return ProtocolViolation("bad-message", f"A malformed message: {message}", evidence)
+
+
+def _int(value: object, what: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _bad(f"{what} must be a whole number from {lo} to {hi}")
+    return value
+
+
+def _dict(value: object, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _bad(f"{what} must be an object")
+    return value
+
+
+def _bytes(value: object, size: int, what: str) -> bytes:
+    try:
+        return decode(value, size)
+    except ValueError as exc:
+        raise _bad(f"{what}: {exc}") from None
+
+
+def _key(value: object, what: str) -> bytes:
+    key = _bytes(value, SCALAR_BYTES, what)
+    if not is_scalar(key):
+        raise _bad(f"{what} is not a canonical non-zero scalar")
+    return key
+
+
+def _deck_name(name: object) -> str:
+    if not isinstance(name, str) or name not in DECK_NAMES:
+        raise _bad(f"unknown deck {name!r}")
+    return name
+
+
+def _vector(value: object, size: int, what: str) -> tuple[bytes, ...]:
+    if not isinstance(value, str) or not value:
+        raise _bad(f"{what} must be base64url text")
+    count = len(value) * 3 // 4 // size
+    if not 1 <= count <= MAX_DECK:
+        raise _bad(f"{what} holds no whole number of values from 1 to {MAX_DECK}")
+    try:
+        return decode_vector(value, count, size)
+    except ValueError as exc:
+        raise _bad(f"{what}: {exc}") from None
+
+
+def _shuffle(data: object, group: Group, check_points: bool) -> Shuffle:
+    body = _dict(data, "shuffle")
+    allowed = {"batch", "step", "decks", "commits", "setup"}
+    if not {"batch", "step", "decks"} <= set(body) <= allowed:
+        raise _bad("shuffle needs batch, step and decks (and may have commits, setup)")
+    batch = _int(body["batch"], "shuffle batch", 1, MAX_BATCH)
+    step = _int(body["step"], "shuffle step", 1, 3)
+    decks: dict[str, tuple[bytes, ...]] = {}
+    for name, text in _dict(body["decks"], "shuffle decks").items():
+        points = _vector(text, POINT_BYTES, f"deck {_deck_name(name)}")
+        bad = [i for i, p in enumerate(points) if check_points and not group.is_point(p)]
+        if bad:
+            raise _bad(f"deck {name} holds values that are not group points", positions=bad)
+        decks[name] = points
+    if not decks:
+        raise _bad("a shuffle needs at least one deck")
+    commits: dict[str, tuple[bytes, ...]] = {}
+    if "commits" in body:
+        for name, text in _dict(body["commits"], "shuffle commits").items():
+            commits[_deck_name(name)] = _vector(text, COMMIT_BYTES, f"commits of {name}")
+    setup = body.get("setup")
+    if setup is not None and (not isinstance(setup, str) or _HEX.fullmatch(setup) is None):
+        raise _bad("setup must be 32 hex digits")
+    return Shuffle(batch, step, decks, commits, setup)
+
+
+def _keys(data: object) -> dict[str, dict[int, bytes]]:
+    out: dict[str, dict[int, bytes]] = {}
+    for name, pairs in _dict(data, "keys").items():
+        name = _deck_name(name)
+        if not isinstance(pairs, list) or not pairs:
+            raise _bad(f"keys of {name} must be a non-empty list")
+        found: dict[int, bytes] = {}
+        for pair in pairs:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise _bad(f"a key of {name} must be [position, key]")
+            pos = _int(pair[0], f"a {name} position", 0, MAX_DECK - 1)
+            if pos in found:
+                raise _bad(f"two keys for {name} position {pos}")
+            found[pos] = _key(pair[1], f"the {name} key of position {pos}")
+        out[name] = found
+    return out
+
+
+def _reveal(data: object) -> dict[int, bytes]:
+    out: dict[int, bytes] = {}
+    for scope, text in _dict(data, "reveal").items():
+        if not isinstance(scope, str) or not scope.isdigit() or len(scope) != 1 \
+                or int(scope) > MAX_BATCH:
+            raise _bad(f"reveal scope {scope!r} must be a digit from 0 to {MAX_BATCH}")
+        out[int(scope)] = _bytes(text, SEED_BYTES, f"the seed of scope {scope}")
+    if not out:
+        raise _bad("reveal must name at least one scope")
+    return out
+
+
+def parse(raw: object, group: Group, check_points: bool = True) -> Message:
+    """A checked message from its JSON text; ``ProtocolViolation("bad-message")`` otherwise.
+    (``check_points=False`` skips the group check of points, for a transcript already
+    checked when it arrived.)"""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _bad("not UTF-8 text") from None
+    if not isinstance(raw, str):
+        raise _bad(f"a message is JSON text, not {type(raw).__name__}")
+    if len(raw) > MAX_MESSAGE_CHARS:
+        raise _bad(f"longer than {MAX_MESSAGE_CHARS} characters", length=len(raw))
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise _bad("not JSON") from None
+    data = _dict(data, "a message")
+    extra = set(data) - _FIELDS
+    if extra:
+        raise _bad(f"unknown field(s) {', '.join(sorted(map(str, extra)))}")
+    if data.get("fair") != VERSION or isinstance(data.get("fair"), bool):
+        raise _bad(f"not a fair-play message of version {VERSION}")
+    if "seq" not in data:
+        raise _bad("seq is missing")
+    seq = _int(data["seq"], "seq", 1, 2**31)
+    if not _CONTENT & set(data):
+        raise _bad("a message must carry a shuffle, a move, a pick, keys or a reveal")
+    move: Move | None = None
+    hidden_pick = False
+    if "move" in data:
+        if data["move"] == {"type": "pick-job"}:
+            hidden_pick = True
+        else:
+            try:
+                move = move_from_json(data["move"])
+            except ValueError as exc:
+                raise _bad(f"move: {exc}") from None
+    pick = None
+    if "pick" in data:
+        value = data["pick"]
+        if not isinstance(value, list) or len(value) != 2:
+            raise _bad("pick must be [position, key]")
+        pick = (_int(value[0], "pick position", 0, MAX_DECK - 1), _key(value[1], "pick key"))
+    return Message(
+        seq=seq, data=data,
+        shuffle=_shuffle(data["shuffle"], group, check_points) if "shuffle" in data else None,
+        move=move, hidden_pick=hidden_pick,
+        pos=_int(data["pos"], "pos", 0, MAX_DECK - 1) if "pos" in data else None,
+        commit=_bytes(data["commit"], COMMIT_BYTES, "commit") if "commit" in data else None,
+        pick=pick,
+        keys=_keys(data["keys"]) if "keys" in data else {},
+        reveal=_reveal(data["reveal"]) if "reveal" in data else {},
+    )
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """A message's canonical JSON text (sorted keys, no spaces)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def key_list(keys: dict[int, bytes]) -> list[list[Any]]:
+    """Keys as the wire lists them: ``[[position, key], ...]`` by position."""
+    return [[pos, encode(k)] for pos, k in sorted(keys.items())]

@@ -1,0 +1,128 @@
+"""The fair-play group (PyNaCl), the secrets derived from a match secret, and the masking
+steps: the algebra the protocol stands on."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from nacl import bindings
+
+from lostcities.fair.codec import decode, encode
+from lostcities.fair.derive import (
+    key_commitment, permutation, pick_commitment, role_secrets, scope_seed,
+)
+from lostcities.fair.group import ORDER, is_scalar
+from lostcities.fair.items import DECK_NAMES, deck_items, item_table
+from lostcities.fair.masking import item_order, mask_all, rekey, remask, unmask
+from lostcities.fair.sodium import SodiumGroup
+from lostcities.fair.vectors import vectors
+
+G = SodiumGroup()
+VECTORS_SHA256 = "5f8d06ef7cdeffe7ae8ffd36c5fefa2773bcb5d52a398a90204d21dabc356319"
+
+
+def scalar(label: str) -> bytes:
+    return G.scalar(hashlib.sha512(label.encode()).digest())
+
+
+def test_masks_commute_and_inverses_unmask() -> None:
+    p = G.point(bytes(range(32)))
+    a, b = scalar("a"), scalar("b")
+    assert G.mult(a, G.mult(b, p)) == G.mult(b, G.mult(a, p)) != p
+    assert G.mult(G.invert(a), G.mult(a, p)) == p
+    assert G.mult(G.mul(a, b), p) == G.mult(a, G.mult(b, p))
+
+
+def test_scalar_arithmetic_is_modulo_the_group_order() -> None:
+    a, b = scalar("a"), scalar("b")
+    ia, ib = int.from_bytes(a, "little"), int.from_bytes(b, "little")
+    assert int.from_bytes(G.mul(a, b), "little") == ia * ib % ORDER
+    assert int.from_bytes(G.invert(a), "little") == pow(ia, -1, ORDER)
+    wide = hashlib.sha512(b"w").digest()
+    assert int.from_bytes(G.scalar(wide), "little") == int.from_bytes(wide, "little") % ORDER
+    minus_one = bindings.crypto_core_ed25519_scalar_negate((1).to_bytes(32, "little"))
+    assert int.from_bytes(minus_one, "little") == ORDER - 1
+
+
+def test_invalid_points_and_scalars_are_refused() -> None:
+    good = G.point(bytes(range(32)))
+    assert G.is_point(good)
+    identity = G.point(bytes(32))  # the map sends all-zero input to the identity
+    assert identity == b"\x01" + bytes(31)
+    for bad in (identity, bytes(32), b"\xff" * 32, good[:31], b""):
+        assert not G.is_point(bad)
+    with pytest.raises(ValueError):
+        G.mult(scalar("a"), b"\xff" * 32)
+    with pytest.raises(ValueError):
+        G.mult(bytes(32), good)  # the identity is never a valid product
+    with pytest.raises(ValueError):
+        G.invert(bytes(32))
+    for s in (bytes(32), ORDER.to_bytes(32, "little"), b"\x01"):
+        assert not is_scalar(s)
+    assert is_scalar((ORDER - 1).to_bytes(32, "little"))
+
+
+def test_every_item_has_its_own_point_in_the_group() -> None:
+    for name in DECK_NAMES:
+        table = item_table(G, name, True)
+        assert len(set(table.points)) == len(table.items) == len(deck_items(name, True))
+        assert all(G.is_point(p) for p in table.points)
+    assert len(item_table(G, "cards", False).items) == 60
+    assert len(item_table(G, "cards", True).items) == 72
+
+
+def test_the_three_steps_deal_a_permutation_that_opens_only_with_both_keys() -> None:
+    table = item_table(G, "cards", False)
+    inner = role_secrets(G, scope_seed(b"i" * 32, 1), "cards", 60, True)
+    outer = role_secrets(G, scope_seed(b"o" * 32, 1), "cards", 60, False)
+    assert inner.mask is not None and outer.mask is None
+    x = mask_all(G, inner.mask, table.points, inner.perm)
+    y = remask(G, outer.keys, x, outer.perm)
+    z = rekey(G, inner.mask, inner.keys, y)
+    order = item_order(inner.perm, outer.perm)
+    assert sorted(order) == list(range(60))
+    for j in (0, 17, 59):
+        assert unmask(G, z[j], inner.keys[j], outer.keys[j]) == table.points[order[j]]
+        # one key alone, or another position's key, opens nothing
+        assert unmask(G, z[j], inner.keys[j], outer.keys[j - 1]) not in table.index
+        assert G.mult(G.invert(outer.keys[j]), z[j]) not in table.index
+    assert len(set(x)) == len(set(y)) == len(set(z)) == 60
+    assert not set(table.points) & (set(x) | set(y) | set(z))
+
+
+def test_secrets_are_derived_per_scope_and_differ_between_roles() -> None:
+    secret = bytes(range(32))
+    assert scope_seed(secret, 1) != scope_seed(secret, 2) != scope_seed(secret, 0)
+    seed = scope_seed(secret, 1)
+    assert role_secrets(G, seed, "cards", 60, True) == role_secrets(G, seed, "cards", 60, True)
+    assert role_secrets(G, seed, "cards", 60, True).keys != role_secrets(
+        G, seed, "objectives", 60, True).keys
+    perm = permutation(seed, "p", 72)
+    assert sorted(perm) == list(range(72)) and perm != tuple(range(72))
+    key = scalar("k")
+    assert key_commitment(1, "cards", 3, key) != key_commitment(1, "cards", 4, key)
+    assert key_commitment(1, "cards", 3, key) != key_commitment(2, "cards", 3, key)
+    assert pick_commitment(0, key) != pick_commitment(1, key)
+    assert len(key_commitment(1, "cards", 3, key)) == 16
+
+
+def test_base64_is_strict() -> None:
+    data = bytes(range(32))
+    text = encode(data)
+    assert decode(text, 32) == data and "=" not in text
+    for bad in (text + "=", text[:-1], text[:-1] + "!", text.replace(text[-1], "B"), 5, None):
+        if bad != text:
+            with pytest.raises(ValueError):
+                decode(bad, 32)
+
+
+def test_the_known_answer_vectors_are_stable() -> None:
+    """The browser's libsodium adapter must reproduce these exact bytes (same function)."""
+    found = vectors(G)
+    assert found["valid"] == [True, False, False, False, False]
+    table = item_table(G, "jobs", False)
+    assert sorted(found["deck"]["opened"]) == list(range(len(table.items)))
+    digest = hashlib.sha256(json.dumps(found, sort_keys=True).encode()).hexdigest()
+    assert digest == VECTORS_SHA256

@@ -1,0 +1,127 @@
+"""Whole fair matches between two honest peers over an in-memory wire, every option on, with
+the leak oracle (tests/fairwire.py) checking both seats after every message: no seat ever holds,
+shows, receives or can open a card the rules keep from it, both seats agree on the table, and
+each one's view is exactly what a trusted engine would show it."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from fairwire import ALL_OPTIONS, GROUP, Oracle, Wire, positions
+
+from lostcities import Options, Play, card_text, move_type
+from lostcities.fair import FairPeer, NotAllowed
+from lostcities.jobs import JOBS
+from lostcities.mixups import MIXUPS
+
+
+def finish(wire: Wire) -> None:
+    """Both seats end the match on the same scores, and agree on the last position."""
+    a, b = (p.state for p in wire.peers)
+    assert a is not None and b is not None
+    assert a.phase == b.phase == "match-end"
+    assert len(a.round_scores) == wire.options.rounds
+    assert a.round_scores == b.round_scores
+    assert positions(wire.peers[0]) == positions(wire.peers[1])
+    assert all(p.error is None and not p.legal_moves() and not p.waiting() for p in wire.peers)
+
+
+def test_a_plain_one_round_match_deals_plays_and_audits() -> None:
+    wire = Wire(Options(rounds=1), first_player=1, seed=11)
+    oracle = Oracle(wire)
+    moves = wire.play()
+    finish(wire)
+    assert moves > 40 and oracle.checks > moves
+    st = wire.peers[0].state
+    assert st is not None and st.first_player == 1
+    # at the end both seats know every card of the round, and nothing is left hidden
+    for peer in wire.peers:
+        deck = peer.table.decks[(1, "cards")]
+        assert len(deck.known) == 60 and sorted(deck.known.values()) == list(range(60))
+
+
+def test_every_option_over_two_rounds() -> None:
+    options = Options(rounds=2, sixth_colour=True, jobs=True, skills=True, objectives=True,
+                      mixups=True)
+    wire = Wire(options, first_player=None, seed=7)
+    Oracle(wire)
+    wire.play()
+    finish(wire)
+    kinds = Counter(move_type(m) for _, m in wire.moves)
+    for kind in ("pick-job", "radio", "airlift", "sabotage", "play", "discard", "undo",
+                 "draw", "next-round"):
+        assert kinds[kind], f"no {kind} in the match"
+    st = wire.peers[0].state
+    assert st is not None
+    assert st.mixup in MIXUPS and any(e.type == "mixup" for e in st.log)
+    assert "scout" in st.jobs and set(st.jobs) <= set(JOBS)
+    assert all(len(o) == 2 for o in st.objectives)
+    assert len(st.colours) == 6
+
+
+def test_a_coin_both_seats_toss_decides_who_starts() -> None:
+    starters = set()
+    for seed in range(1, 9):
+        wire = Wire(Options(rounds=1), first_player=None, seed=seed)
+        wire.deliver()
+        a, b = (p.state for p in wire.peers)
+        assert a is not None and b is not None and a.first_player == b.first_player
+        starters.add(a.first_player)
+    assert starters == {0, 1}
+
+
+def test_a_match_resumes_exactly_after_either_page_reloads() -> None:
+    reference = Wire(ALL_OPTIONS, seed=5)
+    reference.play()
+    reloaded = Wire(ALL_OPTIONS, seed=5)
+    reloads = Counter[str]()
+
+    def reload(wire: Wire) -> None:
+        n = len(wire.moves)
+        if n % 37 in (5, 23):
+            seat = n % 2
+            peer = wire.peers[seat]
+            before = (peer.save(), peer.view(), peer.legal_moves())
+            wire.peers[seat] = FairPeer.restore(peer.save(), GROUP)
+            after = wire.peers[seat]
+            assert (after.save(), after.view(), after.legal_moves()) == before
+            reloads[peer.state.phase if peer.state else "setup"] += 1
+
+    reloaded.play(between=reload)
+    finish(reloaded)
+    assert [m for _, m in reloaded.moves] == [m for _, m in reference.moves]
+    assert reloaded.peers[0].state == reference.peers[0].state
+    assert sum(reloads.values()) >= 20 and reloads["play"] and reloads["draw"]
+
+
+def test_a_reload_with_messages_in_flight_resumes() -> None:
+    wire = Wire(Options(rounds=1, skills=True), first_player=0, seed=3)
+    wire.deliver()
+    for _ in range(25):
+        peer = wire.actor()
+        assert peer is not None
+        wire.send(peer.seat, peer.act(wire.choose(peer)))
+        # the other page reloads before the move reaches it
+        other = 1 - peer.seat
+        wire.peers[other] = FairPeer.restore(wire.peers[other].save(), GROUP)
+        wire.deliver()
+    wire.play()
+    finish(wire)
+
+
+def test_a_move_that_is_not_allowed_now_changes_nothing() -> None:
+    wire = Wire(Options(rounds=1), first_player=0, seed=2)
+    wire.deliver()
+    mover, other = wire.peers
+    assert mover.legal_moves() and not other.legal_moves()
+    before = (mover.save(), other.save())
+    with pytest.raises(NotAllowed):
+        other.act(mover.legal_moves()[0])
+    st = mover.state
+    assert st is not None
+    held = {card_text(c) for c in st.hands[0]}
+    with pytest.raises(NotAllowed):
+        mover.act(Play(next(t for t in ("Y10", "B10", "W10", "G10", "R10") if t not in held)))
+    assert (mover.save(), other.save()) == before
+    assert mover.error is None and other.error is None
