@@ -16,7 +16,7 @@ import pytest
 from test_webui_table import ALL_ON, click_bot_step, new_session
 
 from lostcities import Options
-from webui.html import esc
+from webui.html import EMPTY, Markup, esc
 from webui.regions import Op, Region, diff, keyed, parse, plain, unescape
 from webui.screens import render_doc, render_screen
 from webui.table import Extras
@@ -113,7 +113,7 @@ def test_updates_give_the_new_screen_and_a_pick_touches_little(options: Options)
         if rng.random() < 0.02:
             lang = "es" if lang == "en" else "en"
         extras = Extras(log_open=rng.random() < 0.1,
-                        hint='<div class="hint">?</div>' if rng.random() < 0.1 else "")
+                        hint=Markup('<div class="hint">?</div>') if rng.random() < 0.1 else EMPTY)
         doc = render_doc(session.view(), session.ui, lang, extras)
         new = parse(doc)
         assert new.html == plain(doc)

@@ -22,7 +22,7 @@ from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from webui import pwa
 from webui.dom import AfterPaint, Patcher, click_listener
-from webui.html import button, esc
+from webui.html import button, el, join
 from webui.i18n import pick_language, t
 from webui.online.codes import ONLINE_SAVE_KEYS, code_from_query
 from webui.regions import Region, diff, parse
@@ -379,21 +379,18 @@ class Page:
     def _banners(self, screen: str) -> str:
         parts = []
         if self.notice:
-            parts.append(
-                f'<div class="notice" role="alert"><p>{esc(self.notice)}</p>'
-                f'{button("dismiss-notice", esc(t(self.lang, "notice.dismiss")), css="btn small")}'
-                f"</div>"
-            )
+            parts.append(el(
+                "div", el("p", self.notice),
+                button("dismiss-notice", t(self.lang, "notice.dismiss"), css="btn small"),
+                class_="notice", role="alert"))
         if self.confirm_abandon and self.session is not None:
-            parts.append(
-                f'<div class="notice confirm" role="alertdialog" aria-labelledby="abandon-q">'
-                f'<p id="abandon-q">{esc(t(self.lang, "abandon.confirm"))}</p>'
-                f'{button("abandon-yes", esc(t(self.lang, "abandon.yes")), css="btn danger")}'
-                f'{button("abandon-no", esc(t(self.lang, "abandon.no")), css="btn primary")}'
-                f"</div>"
-            )
+            parts.append(el(
+                "div", el("p", t(self.lang, "abandon.confirm"), id="abandon-q"),
+                button("abandon-yes", t(self.lang, "abandon.yes"), css="btn danger"),
+                button("abandon-no", t(self.lang, "abandon.no"), css="btn primary"),
+                class_="notice confirm", role="alertdialog", aria_labelledby="abandon-q"))
         parts.append(pwa.offer(self.lang, screen))
-        return "".join(parts)
+        return join(parts)
 
     def _changed(self, what: str, value: object) -> bool:
         """Whether `value` differs from what was last written for `what` (and remember it)."""

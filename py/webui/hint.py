@@ -13,7 +13,7 @@ from typing import Any
 
 from webui.botseat import HARD_TIME_LIMIT, Steps, level_bot, think_steps
 from webui.cards import card_name, colour_name, parse_card
-from webui.html import button, el, esc
+from webui.html import EMPTY, Markup, button, el
 from webui.i18n import t
 
 View = dict[str, Any]
@@ -106,24 +106,23 @@ def reason(view: View, move: Move, lang: str) -> str:
     return ""
 
 
-def render_hint(view: View, hint: dict[str, Any] | None, lang: str) -> str:
+def render_hint(view: View, hint: dict[str, Any] | None, lang: str) -> Markup:
     """The hint button and the suggestion: `hint` is ``{"view", "move"}`` (``move`` None
     while the bot thinks) or None. The button stays in place through the turns (disabled
     when the view's player can't ask now), so nothing jumps; empty outside the turns."""
     if view.get("phase") not in HINT_PHASES:
-        return ""
+        return EMPTY
     current = hint if hint is not None and hint.get("view") == view else None
     thinking = current is not None and current.get("move") is None
     label = t(lang, "hint.thinking" if thinking else "hint.button")
-    html = button("hint", esc(label), disabled=thinking or not can_hint(view),
+    html = button("hint", label, disabled=thinking or not can_hint(view),
                   css="btn small ghost hint-btn", aria_label=t(lang, "hint.label"))
     move = current.get("move") if current is not None else None
     if move is not None:
         html += el(
-            "p",
-            f'<b>{esc(t(lang, "hint.says"))}</b> '
-            + el("span", esc(describe(view, move, lang)), class_="hint-move")
-            + " " + el("span", esc(reason(view, move, lang)), class_="hint-reason"),
+            "p", el("b", t(lang, "hint.says")), " ",
+            el("span", describe(view, move, lang), class_="hint-move"), " ",
+            el("span", reason(view, move, lang), class_="hint-reason"),
             class_="hint-box", data_hint=json.dumps(move, sort_keys=True), role="status",
         )
     return el("div", html, class_="hint", aria_busy="true" if thinking else None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from webui.html import button, esc
+from webui.html import EMPTY, Markup, button, el
 from webui.i18n import t
 
 UPDATE_ACTION = "update"
@@ -54,14 +54,13 @@ def on_update_ready(callback: Callable[[], None]) -> None:
     window.addEventListener(UPDATE_READY_EVENT, create_proxy(lambda _event: callback()))
 
 
-def offer_html(lang: str) -> str:
+def offer_html(lang: str) -> Markup:
     """The offer banner: a line of text and the ``data-action="update"`` button."""
-    return (
-        f'<div class="notice update" role="status"><p>{esc(t(lang, "update.offer"))}</p>'
-        f'{button(UPDATE_ACTION, esc(t(lang, "update.button")), css="btn primary")}</div>'
-    )
+    return el("div", el("p", t(lang, "update.offer")),
+              button(UPDATE_ACTION, t(lang, "update.button"), css="btn primary"),
+              class_="notice update", role="status")
 
 
-def offer(lang: str, screen: str) -> str:
-    """The offer banner when an update waits and `screen` is between games, else ""."""
-    return offer_html(lang) if screen in BETWEEN_GAMES and update_ready() else ""
+def offer(lang: str, screen: str) -> Markup:
+    """The offer banner when an update waits and `screen` is between games, else nothing."""
+    return offer_html(lang) if screen in BETWEEN_GAMES and update_ready() else EMPTY

@@ -9,7 +9,10 @@ out). The SVG sources are here; `symbol_css()` makes app.css's block of rules fr
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
+
+from webui.markup import Markup, el
 
 
 class Symbol(NamedTuple):
@@ -53,17 +56,20 @@ _SYMBOLS: dict[str, Symbol] = {
 
 SYMBOL_IDS: tuple[str, ...] = tuple(_SYMBOLS)
 
-_ICONS = {name: f'<span class="{{}} s-{name}"></span>' for name in _SYMBOLS}
-
 CSS_BEGIN = "/* symbols: made by py/webui/symbols.py (python -m webui.symbols --write) */"
 CSS_END = "/* end of symbols */"
 
 
-def icon(name: str, css_class: str = "sym") -> str:
+def icon(name: str, css_class: str = "sym") -> Markup:
     """A decorative symbol (an empty span: nothing for screen readers to read)."""
-    if name not in _ICONS:
+    if name not in _SYMBOLS:
         raise ValueError(f"no symbol {name!r}")
-    return _ICONS[name].format(css_class)
+    return _icon(name, css_class)
+
+
+@lru_cache(maxsize=64)
+def _icon(name: str, css_class: str) -> Markup:
+    return el("span", class_=f"{css_class} s-{name}")
 
 
 def _url(svg: str) -> str:

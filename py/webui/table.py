@@ -13,11 +13,11 @@ from functools import lru_cache
 from typing import Any
 
 from webui.cards import card_name, colour_name, parse_card, sort_hand
-from webui.html import attrs, button, card_inner, card_span, el, esc
+from webui.html import (
+    EMPTY, Markup, button, card_inner, card_span, el, html, icon, join, region,
+)
 from webui.i18n import t
 from webui.moves import draw_block_reason, has_type, is_legal, legal, play_block_reason
-from webui.regions import keyed
-from webui.symbols import icon
 from webui.uistate import UiState
 
 View = dict[str, Any]
@@ -28,7 +28,7 @@ class Extras:
     """What the page shows on the table besides the view and the UI state."""
 
     thinking: str | None = None  # the status line while the computer thinks
-    hint: str = ""  # the hint button and suggestion (hint.render_hint)
+    hint: Markup = EMPTY  # the hint button and suggestion (hint.render_hint)
     log_open: bool = False  # the move log is unfolded
 
 
@@ -42,29 +42,38 @@ def fresh_card(view: View) -> str | None:
     return card if isinstance(card, str) else None
 
 
-def top_bar(view: View, lang: str) -> str:
+def top_bar(view: View, lang: str) -> Markup:
     """Round counter, match totals and the page actions (rules, language, abandon).
 
     Abandon is offered until the match is over (then Play again takes its place)."""
-    names = view["names"]
-    totals = view.get("totals") or [0, 0]
-    round_text = t(lang, "round.of", round=view["round"], rounds=view["options"]["rounds"])
-    totals_html = " · ".join(
-        f'<span>{esc(names[p])} <b{attrs(data_total=True, data_player=p)}>{totals[p]}</b></span>'
+    totals = tuple(view.get("totals") or (0, 0)) if view.get("round_scores") else None
+    return _top_bar_html(tuple(view["names"]), totals, view["round"],
+                         view["options"]["rounds"], view.get("phase") == "match-end", lang)
+
+
+@lru_cache(maxsize=32)
+def _top_bar_html(names: tuple[str, ...], totals: tuple[int, ...] | None, round_: int,
+                  rounds: int, over: bool, lang: str) -> Markup:
+    """The top bar (made once for these inputs); `totals` None shows none."""
+    totals_html = join((
+        html('<span>{name} <b data-total data-player="{p}">{total}</b></span>',
+             name=names[p], p=p, total=totals[p])
         for p in (0, 1)
-    ) if view.get("round_scores") else ""
-    return keyed("bar",
-        f'<header class="bar"><span class="round">{esc(round_text)}</span>'
-        f'<span class="totals">{totals_html}</span><span class="bar-actions">'
-        f'{button("rules", esc(t(lang, "rules.open")), css="btn small ghost")}'
-        + button("lang", esc(t(lang, "lang.switch")), css="btn small ghost",
-                 aria_label=t(lang, "lang.switch.label"))
-        + (button("abandon", esc(t(lang, "abandon")), css="btn small ghost")
-           if view.get("phase") != "match-end" else "")
-        + "</span></header>")
+    ), " · ") if totals is not None else EMPTY
+    actions = join((
+        button("rules", t(lang, "rules.open"), css="btn small ghost"),
+        button("lang", t(lang, "lang.switch"), css="btn small ghost",
+               aria_label=t(lang, "lang.switch.label")),
+        EMPTY if over else button("abandon", t(lang, "abandon"), css="btn small ghost"),
+    ))
+    return region("bar", html(
+        '<header class="bar"><span class="round">{round}</span>'
+        '<span class="totals">{totals}</span><span class="bar-actions">{actions}</span>'
+        "</header>", round=t(lang, "round.of", round=round_, rounds=rounds),
+        totals=totals_html, actions=actions))
 
 
-def _expedition(view: View, player: int, colour: str, lang: str, fresh: str | None) -> str:
+def _expedition(view: View, player: int, colour: str, lang: str, fresh: str | None) -> Markup:
     cards: list[str] = view["expeditions"][player].get(colour, [])
     return _expedition_html(player, colour, tuple(cards), view["scores"][player].get(colour, 0),
                             view["names"][player], lang, bool(cards) and cards[-1] == fresh)
@@ -72,64 +81,73 @@ def _expedition(view: View, player: int, colour: str, lang: str, fresh: str | No
 
 @lru_cache(maxsize=256)
 def _expedition_html(player: int, colour: str, cards: tuple[str, ...], score: int, name: str,
-                     lang: str, fresh_last: bool) -> str:
+                     lang: str, fresh_last: bool) -> Markup:
     """An expedition (its HTML depends on these only: most are unchanged from a click to
     the next, so they are made once)."""
     listed = ", ".join(card_name(lang, c) for c in cards) or t(lang, "zone.expedition.empty")
     label = t(lang, "zone.expedition", name=name, colour=colour_name(lang, colour, True),
               cards=listed, score=score)
-    stack = "".join(
+    stack = join(
         card_span(c, lang, "strip", fresh=(fresh_last and i == len(cards) - 1))
         for i, c in enumerate(cards)
     )
-    score_html = el("span", str(score) if cards else "", class_="exp-score", data_score=True,
+    score_html = el("span", score if cards else "", class_="exp-score", data_score=True,
                     data_player=player, data_colour=colour)
-    inner = (f'<div class="exp-head">{icon(colour)}{score_html}</div>'
-             f'<div class="stack">{stack}</div>')
-    return keyed(f"exp-{player}-{colour}",
-                 el("div", inner, class_=f"exp c-{colour}" + ("" if cards else " empty"),
-                    data_zone="expedition", data_player=player, data_colour=colour,
-                    role="group", aria_label=label))
+    return region(f"exp-{player}-{colour}", el(
+        "div", el("div", icon(colour), score_html, class_="exp-head"),
+        el("div", stack, class_="stack"),
+        class_=f"exp c-{colour}" + ("" if cards else " empty"), data_zone="expedition",
+        data_player=player, data_colour=colour, role="group", aria_label=label))
 
 
-def _who(view: View, player: int, lang: str, mine: bool) -> str:
-    names, options = view["names"], view["options"]
-    name = names[player]
-    parts = [f'<span class="name">{esc(name)}</span>']
+_BACK = el("span", class_="back")
+
+
+def _who(view: View, player: int, lang: str, mine: bool) -> Markup:
+    options = view["options"]
     jobs = view.get("jobs") or [None, None]
-    if options.get("jobs") and jobs[player]:
-        job = jobs[player]
-        parts.append(
-            f'<span class="badge job" title="{esc(t(lang, f"job.{job}.hint"))}">'
-            f'{esc(t(lang, f"job.{job}"))}</span>'
-        )
-    if options.get("skills"):
-        charges = (view.get("charges") or [0, 0])[player]
-        parts.append(el("span", f"⚡{charges}", class_="badge charges", role="img",
+    job = jobs[player] if options.get("jobs") else None
+    charges = (view.get("charges") or [0, 0])[player] if options.get("skills") else None
+    count = None if mine else view["hand_counts"][player]
+    return _who_html(player, view["names"][player], job, charges, count,
+                     view["scores"][player]["total"], lang)
+
+
+@lru_cache(maxsize=64)
+def _who_html(player: int, name: str, job: str | None, charges: int | None, count: int | None,
+              score: int, lang: str) -> Markup:
+    """A player's name, job, charges, hand (`count` None: not shown) and running score (made
+    once for these inputs)."""
+    parts = [el("span", name, class_="name")]
+    if job:
+        parts.append(el("span", t(lang, f"job.{job}"), class_="badge job",
+                        title=t(lang, f"job.{job}.hint")))
+    if charges is not None:
+        parts.append(el("span", "⚡", charges, class_="badge charges", role="img",
                         aria_label=t(lang, "skills.charges.of", name=name, count=charges)))
-    if not mine:
-        count = view["hand_counts"][player]
-        parts.append(el("span", '<span class="back"></span>' * min(count, 10), class_="backs",
+    if count is not None:
+        parts.append(el("span", join([_BACK] * min(count, 10)), class_="backs",
                         data_zone="hand", data_player=player, role="img",
                         aria_label=t(lang, "zone.hand.count", name=name, count=count)))
-    score = view["scores"][player]["total"]
-    parts.append(el("span", str(score), class_="score", data_score=True, data_player=player,
+    parts.append(el("span", score, class_="score", data_score=True, data_player=player,
                     role="img", aria_label=t(lang, "score.running", name=name, score=score)))
-    return keyed(f"who-{player}", f'<div class="who">{"".join(parts)}</div>')
+    return region(f"who-{player}", el("div", *parts, class_="who"))
 
 
-def _side(view: View, player: int, lang: str, mine: bool, fresh: str | None) -> str:
+def _side(view: View, player: int, lang: str, mine: bool, fresh: str | None) -> Markup:
     heading = (t(lang, "zone.expeditions.mine") if mine
                else t(lang, "zone.expeditions.of", name=view["names"][player]))
-    exps = "".join(_expedition(view, player, c, lang, fresh) for c in view["colours"])
+    exps = join(_expedition(view, player, c, lang, fresh) for c in view["colours"])
     who = _who(view, player, lang, mine)
-    inner = f'<div class="exps">{exps}</div>'
-    body = inner + who if mine else who + inner
-    css = "side mine" if mine else "side opp"
-    return f'<section class="{css}" aria-label="{esc(heading)}">{body}</section>'
+    if mine:
+        return html('<section class="side mine" aria-label="{heading}">'
+                    '<div class="exps">{exps}</div>{who}</section>',
+                    heading=heading, exps=exps, who=who)
+    return html('<section class="side opp" aria-label="{heading}">{who}'
+                '<div class="exps">{exps}</div></section>', heading=heading, exps=exps, who=who)
 
 
-def _pile(view: View, colour: str, lang: str, fresh: str | None) -> str:
+def _pile(view: View, colour: str, lang: str, fresh: str | None) -> Markup:
     pile = (view.get("discards") or {}).get(colour) or {"top": None, "size": 0}
     top, size = pile.get("top"), pile.get("size", 0)
     return _pile_html(colour, top, size, is_legal(view, {"type": "draw", "source": colour}),
@@ -139,17 +157,17 @@ def _pile(view: View, colour: str, lang: str, fresh: str | None) -> str:
 
 @lru_cache(maxsize=256)
 def _pile_html(colour: str, top: str | None, size: int, source_legal: bool, why: str | None,
-               locked: bool, shut: bool, lang: str, fresh: bool) -> str:
+               locked: bool, shut: bool, lang: str, fresh: bool) -> Markup:
     """A discard pile (made once for these inputs)."""
     cname = colour_name(lang, colour, True)
     label = (t(lang, "action.draw.pile.top", card=card_name(lang, top), colour=cname) if top
              else t(lang, "action.draw.pile", colour=cname))
     if why and (locked or shut):
         label = f"{label}. {why}"
-    marker = ""
+    marker = EMPTY
     if shut or locked:
         word = t(lang, "pile.shut.short" if shut else "pile.locked.short")
-        marker = el("span", icon("lock", "sym tiny") + esc(word),
+        marker = el("span", icon("lock", "sym tiny"), word,
                     class_="pile-mark " + ("shut" if shut else "locked"), aria_hidden="true")
     if top:
         number = parse_card(top)[1]
@@ -157,50 +175,55 @@ def _pile_html(colour: str, top: str | None, size: int, source_legal: bool, why:
         face = el("span", card_inner(top), class_=css + (" fresh" if fresh else ""),
                   data_card=top)
     else:
-        face = f'<span class="slot c-{colour}">{icon(colour)}</span>'
-    btn = keyed(f"draw-{colour}",
-                el("button", face, type="button", class_="pile-btn", data_action="draw",
-                   data_source=colour, disabled=not source_legal, aria_label=label))
-    size_html = f'<span class="pile-size" aria-hidden="true">{size}</span>'
+        face = el("span", icon(colour), class_=f"slot c-{colour}")
+    btn = region(f"draw-{colour}",
+                 el("button", face, type="button", class_="pile-btn", data_action="draw",
+                    data_source=colour, disabled=not source_legal, aria_label=label))
+    size_html = el("span", size, class_="pile-size", aria_hidden="true")
     css = "pile" + (" is-locked" if locked else "") + (" is-shut" if shut else "")
-    return keyed(f"pile-{colour}",
-                 f'<div{attrs(class_=css, data_zone="discard", data_colour=colour)}>'
-                 f"{btn}{size_html}{marker}</div>")
+    return region(f"pile-{colour}", el("div", btn, size_html, marker, class_=css,
+                                       data_zone="discard", data_colour=colour))
 
 
-def _deck(view: View, lang: str) -> str:
-    count = view.get("deck_count", 0)
-    ok = is_legal(view, {"type": "draw", "source": "deck"})
+def _deck(view: View, lang: str) -> Markup:
+    return _deck_html(view.get("deck_count", 0),
+                      is_legal(view, {"type": "draw", "source": "deck"}), lang)
+
+
+@lru_cache(maxsize=32)
+def _deck_html(count: int, ok: bool, lang: str) -> Markup:
+    """The deck (made once for these inputs)."""
     label = t(lang, "action.draw.deck", count=count)
-    face = (f'<span class="card back-card" aria-hidden="true">'
-            f'<span class="deck-count">{count}</span></span>')
-    btn = keyed("draw-deck", el("button", face, type="button", class_="pile-btn",
-                                data_action="draw", data_source="deck", disabled=not ok,
-                                aria_label=label))
-    caption = f'<span class="pile-size" aria-hidden="true">{esc(t(lang, "zone.deck"))}</span>'
-    return keyed("deck", el("div", btn + caption, class_="deck", data_zone="deck"))
+    face = el("span", el("span", count, class_="deck-count"), class_="card back-card",
+              aria_hidden="true")
+    btn = region("draw-deck", el("button", face, type="button", class_="pile-btn",
+                                 data_action="draw", data_source="deck", disabled=not ok,
+                                 aria_label=label))
+    caption = el("span", t(lang, "zone.deck"), class_="pile-size", aria_hidden="true")
+    return region("deck", el("div", btn, caption, class_="deck", data_zone="deck"))
 
 
-def _middle(view: View, lang: str, fresh: str | None) -> str:
-    piles = "".join(_pile(view, c, lang, fresh) for c in view["colours"])
-    extra = ""
+def mixup_line(tag: str, mixup: str, lang: str) -> Markup:
+    """The active mixup's name and what it does (on the table and the result screens)."""
+    return el(tag, el("b", t(lang, "mixup.label"), ": ", t(lang, f"mixup.{mixup}")), " ",
+              t(lang, f"mixup.{mixup}.hint"), class_="mixup-card", data_mixup=mixup)
+
+
+def _middle(view: View, lang: str, fresh: str | None) -> Markup:
+    piles = join(_pile(view, c, lang, fresh) for c in view["colours"])
+    extra = []
     peek = view.get("deck_peek") or []
     if peek:
-        cards = "".join(card_span(c, lang, "small") for c in peek)
-        extra += f'<div class="peek"><span>{esc(t(lang, "peek.radio"))}</span>{cards}</div>'
+        extra.append(el("div", el("span", t(lang, "peek.radio")),
+                        *(card_span(c, lang, "small") for c in peek), class_="peek"))
     mixup = view.get("mixup")
     if mixup:
-        extra += (
-            f'<div class="mixup-card" data-mixup="{esc(mixup)}"><b>{esc(t(lang, "mixup.label"))}: '
-            f'{esc(t(lang, f"mixup.{mixup}"))}</b> {esc(t(lang, f"mixup.{mixup}.hint"))}</div>'
-        )
-    return (
-        f'<section class="middle" aria-label="{esc(t(lang, "zone.piles"))}">'
-        f'<div class="piles">{piles}{_deck(view, lang)}</div>{extra}</section>'
-    )
+        extra.append(mixup_line("div", mixup, lang))
+    return el("section", el("div", piles, _deck(view, lang), class_="piles"), *extra,
+              class_="middle", aria_label=t(lang, "zone.piles"))
 
 
-def _hand(view: View, ui: UiState, lang: str, fresh: str | None) -> str:
+def _hand(view: View, ui: UiState, lang: str, fresh: str | None) -> Markup:
     me = view["player"]
     can_pick = view.get("phase") == "play" and view.get("to_act") == me and bool(legal(view))
     cards = []
@@ -213,12 +236,13 @@ def _hand(view: View, ui: UiState, lang: str, fresh: str | None) -> str:
         marked = marked or picked
         cards.append(_hand_card(code, seen[code], picked, code == fresh and playing, can_pick,
                                 lang))
-    return keyed("hand", el("div", "".join(cards), class_="hand", data_zone="hand",
-                            data_player=me, role="group", aria_label=t(lang, "zone.hand.mine")))
+    return region("hand", el("div", *cards, class_="hand", data_zone="hand",
+                             data_player=me, role="group", aria_label=t(lang, "zone.hand.mine")))
 
 
 @lru_cache(maxsize=512)
-def _hand_card(code: str, copy: int, picked: bool, fresh: bool, can_pick: bool, lang: str) -> str:
+def _hand_card(code: str, copy: int, picked: bool, fresh: bool, can_pick: bool,
+               lang: str) -> Markup:
     """A card of the hand as a button (`copy`: 1, 2, 3 for equal handshakes)."""
     colour, number = parse_card(code)
     css = f"card hand-card c-{colour}" + (" handshake" if number is None else "")
@@ -226,14 +250,14 @@ def _hand_card(code: str, copy: int, picked: bool, fresh: bool, can_pick: bool, 
         css += " selected"
     if fresh:
         css += " fresh"
-    return keyed(f"card-{code}-{copy}",
-                 el("button", card_inner(code), type="button", class_=css,
-                    data_action="select", data_card=code,
-                    aria_pressed="true" if picked else "false",
-                    aria_label=card_name(lang, code), disabled=not can_pick))
+    return region(f"card-{code}-{copy}",
+                  el("button", card_inner(code), type="button", class_=css,
+                     data_action="select", data_card=code,
+                     aria_pressed="true" if picked else "false",
+                     aria_label=card_name(lang, code), disabled=not can_pick))
 
 
-def _status(view: View, ui: UiState, lang: str, thinking: str | None) -> str:
+def _status(view: View, ui: UiState, lang: str, thinking: str | None) -> Markup:
     me = view["player"]
     if thinking is not None:
         text = thinking
@@ -251,11 +275,11 @@ def _status(view: View, ui: UiState, lang: str, thinking: str | None) -> str:
     if view.get("airlift_active"):
         text = f'{t(lang, "skill.airlift.active")} {text}'
     css = "status thinking" if thinking is not None else "status"
-    return keyed("status", f'<p id="why" class="{css}" role="status" aria-live="polite">'
-                           f"{esc(text)}</p>")
+    return region("status", el("p", text, id="why", class_=css, role="status",
+                               aria_live="polite"))
 
 
-def _actions(view: View, ui: UiState, lang: str) -> str:
+def _actions(view: View, ui: UiState, lang: str) -> Markup:
     card = ui.selected if ui.selected in (view.get("hand") or []) else None
     play_ok = card is not None and is_legal(view, {"type": "play", "card": card})
     discard_ok = card is not None and is_legal(view, {"type": "discard", "card": card})
@@ -263,22 +287,29 @@ def _actions(view: View, ui: UiState, lang: str) -> str:
     play_label = t(lang, "action.play.card", card=name) if card else t(lang, "action.play")
     discard_label = (t(lang, "action.discard.card", card=name) if card
                      else t(lang, "action.discard"))
-    undo_ok = has_type(view, "undo")
-    return keyed("actions",
-        '<div class="actions">'
-        + keyed("play", button("play", esc(t(lang, "action.play")), disabled=not play_ok,
-                               css="btn primary", aria_label=play_label, describedby="why"))
-        + keyed("discard", button("discard", esc(t(lang, "action.discard")),
-                                  disabled=not discard_ok, css="btn", aria_label=discard_label,
-                                  describedby="why"))
-        + keyed("undo", button("undo", "↶ " + esc(t(lang, "action.undo")), disabled=not undo_ok,
-                               css="btn ghost", aria_label=t(lang, "action.undo.label")))
-        + "</div>")
+    return _actions_html(play_ok, discard_ok, has_type(view, "undo"), play_label, discard_label,
+                         lang)
 
 
-def _skills(view: View, ui: UiState, lang: str) -> str:
+@lru_cache(maxsize=64)
+def _actions_html(play_ok: bool, discard_ok: bool, undo_ok: bool, play_label: str,
+                  discard_label: str, lang: str) -> Markup:
+    """The play, discard and undo buttons (made once for these inputs)."""
+    return region("actions", el(
+        "div",
+        region("play", button("play", t(lang, "action.play"), disabled=not play_ok,
+                              css="btn primary", aria_label=play_label, describedby="why")),
+        region("discard", button("discard", t(lang, "action.discard"),
+                                 disabled=not discard_ok, css="btn", aria_label=discard_label,
+                                 describedby="why")),
+        region("undo", button("undo", "↶ " + t(lang, "action.undo"), disabled=not undo_ok,
+                              css="btn ghost", aria_label=t(lang, "action.undo.label"))),
+        class_="actions"))
+
+
+def _skills(view: View, ui: UiState, lang: str) -> Markup:
     if not view["options"].get("skills"):
-        return ""
+        return EMPTY
     used = set(view.get("skills_used") or [])
     buttons = []
     for skill, cost in (("radio", 1), ("airlift", 2)):
@@ -286,18 +317,18 @@ def _skills(view: View, ui: UiState, lang: str) -> str:
         label = f'{t(lang, f"skill.{skill}")}: {t(lang, f"skill.{skill}.hint")}'
         if skill in used:
             label += f' ({t(lang, "skill.used")})'
-        buttons.append(keyed(skill, button(
-            skill, f'{esc(t(lang, f"skill.{skill}"))} <small>⚡{cost}</small>',
+        buttons.append(region(skill, button(
+            skill, join((t(lang, f"skill.{skill}"), " ", el("small", "⚡", cost))),
             disabled=not ok, css="btn skill", aria_label=label)))
     sabotage_ok = has_type(view, "sabotage")
     label = f'{t(lang, "skill.sabotage")}: {t(lang, "skill.sabotage.hint")}'
-    buttons.append(keyed("sabotage", el(
-        "button", f'{esc(t(lang, "skill.sabotage"))} <small>⚡3</small>', type="button",
+    buttons.append(region("sabotage", el(
+        "button", t(lang, "skill.sabotage"), " ", el("small", "⚡3"), type="button",
         class_="btn skill", data_action="sabotage", disabled=not sabotage_ok, aria_label=label,
         aria_expanded="true" if ui.sabotage_menu else "false")))
-    menu = ""
+    menu = EMPTY
     if ui.sabotage_menu and sabotage_ok:
-        choices = "".join(
+        choices = join(
             el("button", icon(c), type="button", class_=f"btn chip c-{c}",
                data_action="sabotage", data_colour=c,
                disabled=not is_legal(view, {"type": "sabotage", "colour": c}),
@@ -305,64 +336,57 @@ def _skills(view: View, ui: UiState, lang: str) -> str:
             for c in view["colours"]
         )
         choose = t(lang, "skill.sabotage.choose")
-        cancel = button("cancel", esc(t(lang, "skill.cancel")), css="btn small ghost")
-        menu = el("div", f"<span>{esc(choose)}</span>{choices}{cancel}",
-                  class_="sabotage-menu", role="group", aria_label=choose)
-    return keyed("skills", f'<div class="skills" role="group" '
-                           f'aria-label="{esc(t(lang, "skills.heading"))}">'
-                           f'{"".join(buttons)}</div>') + menu
+        cancel = button("cancel", t(lang, "skill.cancel"), css="btn small ghost")
+        menu = el("div", el("span", choose), choices, cancel, class_="sabotage-menu",
+                  role="group", aria_label=choose)
+    return region("skills", el("div", *buttons, class_="skills", role="group",
+                               aria_label=t(lang, "skills.heading"))) + menu
 
 
-def _objectives(view: View, lang: str) -> str:
+def _objectives(view: View, lang: str) -> Markup:
     if not view["options"].get("objectives"):
-        return ""
+        return EMPTY
     mine = (view.get("objectives") or [None, None])[view["player"]] or []
-    items = "".join(
-        f'<li data-objective="{esc(o)}"><b>{esc(t(lang, f"objective.{o}"))}</b> '
-        f'{esc(t(lang, f"objective.{o}.hint"))}</li>'
+    items = join(
+        el("li", el("b", t(lang, f"objective.{o}")), " ", t(lang, f"objective.{o}.hint"),
+           data_objective=o)
         for o in mine
     )
-    return keyed("objectives", f'<section class="objectives"><h2>'
-                               f'{esc(t(lang, "objectives.mine"))}</h2><ul>{items}</ul></section>')
+    return region("objectives", el("section", el("h2", t(lang, "objectives.mine")),
+                                   el("ul", items), class_="objectives"))
 
 
-def mixup_announcement(view: View, lang: str, dismiss: bool) -> str:
+def mixup_announcement(view: View, lang: str, dismiss: bool) -> Markup:
     """The loud news of the mixup card turning face up (with a "Got it" button if `dismiss`)."""
     mixup = view.get("mixup")
     if not mixup:
-        return ""
-    got_it = (button("dismiss-mixup", esc(t(lang, "mixup.dismiss")), css="btn primary")
-              if dismiss else "")
-    return (
-        f'<div class="announce" role="alert" data-mixup="{esc(mixup)}">'
-        f'<p>{esc(t(lang, "mixup.announce"))}</p>'
-        f'<p class="announce-title">{esc(t(lang, f"mixup.{mixup}"))}</p>'
-        f'<p>{esc(t(lang, f"mixup.{mixup}.hint"))} {esc(t(lang, "mixup.rest"))}</p>{got_it}</div>'
-    )
+        return EMPTY
+    got_it = (button("dismiss-mixup", t(lang, "mixup.dismiss"), css="btn primary")
+              if dismiss else EMPTY)
+    return el(
+        "div", el("p", t(lang, "mixup.announce")),
+        el("p", t(lang, f"mixup.{mixup}"), class_="announce-title"),
+        el("p", t(lang, f"mixup.{mixup}.hint"), " ", t(lang, "mixup.rest")), got_it,
+        class_="announce", role="alert", data_mixup=mixup)
 
 
-def render_table(view: View, ui: UiState, lang: str, log_html: str,
-                 extras: Extras = Extras()) -> str:
+def render_table(view: View, ui: UiState, lang: str, log_html: Markup,
+                 extras: Extras = Extras()) -> Markup:
     """The whole table for the player of `view`, with the move log and the page's extras."""
     me = view["player"]
     fresh = fresh_card(view)
-    news = ""
+    news = EMPTY
     if view.get("mixup") and me not in ui.mixup_seen:
         news = mixup_announcement(view, lang, dismiss=True)
     turn_name = view["names"][view["to_act"]] if view.get("to_act") is not None else ""
-    heading = keyed("turn-title", f'<h1 class="turn-title" tabindex="-1">'
-                                  f'{esc(t(lang, "turn.of", name=turn_name))}</h1>'
-                    if turn_name else "")
-    return (
-        top_bar(view, lang)
-        + f'<div class="table">{heading}{news}'
-        + _side(view, 1 - me, lang, False, fresh)
-        + _middle(view, lang, fresh)
-        + _side(view, me, lang, True, fresh)
-        + keyed("hand-area", f'<section class="hand-area" '
-                             f'aria-label="{esc(t(lang, "zone.hand.mine"))}">'
-                + _status(view, ui, lang, extras.thinking) + _hand(view, ui, lang, fresh)
-                + _actions(view, ui, lang) + _skills(view, ui, lang)
-                + keyed("hint", extras.hint) + "</section>")
-        + _objectives(view, lang) + log_html + "</div>"
-    )
+    heading = region("turn-title", el("h1", t(lang, "turn.of", name=turn_name),
+                                      class_="turn-title", tabindex="-1")
+                     if turn_name else EMPTY)
+    hand_area = region("hand-area", el(
+        "section", _status(view, ui, lang, extras.thinking), _hand(view, ui, lang, fresh),
+        _actions(view, ui, lang), _skills(view, ui, lang), region("hint", extras.hint),
+        class_="hand-area", aria_label=t(lang, "zone.hand.mine")))
+    return top_bar(view, lang) + el(
+        "div", heading, news, _side(view, 1 - me, lang, False, fresh),
+        _middle(view, lang, fresh), _side(view, me, lang, True, fresh), hand_area,
+        _objectives(view, lang), log_html, class_="table")

@@ -36,7 +36,7 @@ from webui.botseat import run_sliced
 from webui.dom import AfterPaint
 from webui.hint import can_hint, hint_steps, render_hint
 from webui.i18n import t
-from webui.regions import keyed
+from webui.html import el, region
 from webui.session import TABLE_ACTIONS, Session, parse_save
 from webui.setaside import set_aside
 from webui.setup import NAME_MAX, Setup
@@ -248,7 +248,7 @@ class OnlineController:
         log = js.document.querySelector("#screen details.log[open]")
         extras = Extras(hint=hint, log_open=log is not None and log is not jsnull)
         name, doc = session.render_doc(lang, extras)
-        return name, keyed("online-bar", f'<div class="online-bar">{bar}</div>') + doc
+        return name, region("online-bar", el("div", bar, class_="online-bar")) + doc
 
     def _ask_hint(self, session: Session) -> None:
         """Work out what the Hard bot would play from this player's own view (in slices)."""

@@ -10,123 +10,112 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from webui.html import attrs, button, esc
+from webui.html import EMPTY, Markup, button, el, join, void
 from webui.i18n import t
 
 QUIET_ZONE = 4
 """Blank modules around a QR code, as the QR standard asks."""
 
 
-def qr_svg(matrix: Sequence[Sequence[bool]], label: str) -> str:
+def qr_svg(matrix: Sequence[Sequence[bool]], label: str) -> Markup:
     """An SVG of a QR code's module matrix (True = dark), one path, crisp at any size."""
     size = len(matrix) + 2 * QUIET_ZONE
     path = "".join(
         f"M{c + QUIET_ZONE} {r + QUIET_ZONE}h1v1h-1z"
         for r, row in enumerate(matrix) for c, dark in enumerate(row) if dark
     )
-    return (
-        f'<svg{attrs(class_="qr", viewBox=f"0 0 {size} {size}", role="img", aria_label=label)}'
-        f' xmlns="http://www.w3.org/2000/svg" shape-rendering="crispEdges">'
-        f'<rect width="{size}" height="{size}" fill="#fff"/>'
-        f'<path d="{path}" fill="#000"/></svg>'
-    )
+    return el("svg", el("rect", width=size, height=size, fill="#fff"),
+              el("path", d=path, fill="#000"), class_="qr", viewBox=f"0 0 {size} {size}",
+              role="img", aria_label=label, xmlns="http://www.w3.org/2000/svg",
+              shape_rendering="crispEdges")
 
 
-def _notice(text: str | None, kind: str = "note") -> str:
+def _notice(text: str | None, kind: str = "note") -> Markup:
     if not text:
-        return ""
-    role = "alert" if kind == "error" else "status"
-    return f'<p{attrs(class_=f"online-{kind}", role=role)}>{esc(text)}</p>'
+        return EMPTY
+    return el("p", text, class_=f"online-{kind}", role="alert" if kind == "error" else "status")
 
 
-def _code_input(code: str) -> str:
-    return attrs(id="room-code", name="room-code", data_field="room-code", value=code,
-                 maxlength=12, autocomplete="off", autocapitalize="characters",
-                 spellcheck="false", aria_describedby="room-code-hint", placeholder="K7P2QX")
+def _code_input(code: str) -> Markup:
+    return void("input", id="room-code", name="room-code", data_field="room-code", value=code,
+                maxlength=12, autocomplete="off", autocapitalize="characters",
+                spellcheck="false", aria_describedby="room-code-hint", placeholder="K7P2QX")
 
 
-def _name_input(lang: str, name: str) -> str:
-    return attrs(id="guest-name", name="guest-name", data_field="guest-name", value=name,
-                 maxlength=20, autocomplete="nickname", placeholder=t(lang, "lobby.name.default"))
+def _name_input(lang: str, name: str) -> Markup:
+    return void("input", id="guest-name", name="guest-name", data_field="guest-name",
+                value=name, maxlength=20, autocomplete="nickname",
+                placeholder=t(lang, "lobby.name.default"))
 
 
 def render_lobby(lang: str, *, code: str = "", name: str = "", notice: str | None = None,
-                 error: str | None = None) -> str:
+                 error: str | None = None) -> Markup:
     """The lobby: create a room (with the setup's options) or join one by its code.
 
     `notice` says why online play may not work now (offline, broker unreachable); `error` is
     the last refusal (e.g. a malformed code).
     """
-    return (
-        f'<section class="online lobby" aria-labelledby="lobby-h">'
-        f'<h1 id="lobby-h">{esc(t(lang, "lobby.heading"))}</h1>'
-        f'<p>{esc(t(lang, "lobby.intro"))}</p>'
-        f'{_notice(notice, "warning")}{_notice(error, "error")}'
-        f'<div class="online-panels"><div class="online-panel">'
-        f'<h3>{esc(t(lang, "lobby.create.heading"))}</h3>'
-        f'<p class="hint">{esc(t(lang, "lobby.create.hint"))}</p>'
-        f'{button("create-room", esc(t(lang, "lobby.create")), css="btn primary")}'
-        f'</div><div class="online-panel">'
-        f'<h3>{esc(t(lang, "lobby.join.heading"))}</h3>'
-        f'<label for="room-code">{esc(t(lang, "lobby.code"))}</label>'
-        f'<input{_code_input(code)}>'
-        f'<p class="hint" id="room-code-hint">{esc(t(lang, "lobby.code.hint"))}</p>'
-        f'<label for="guest-name">{esc(t(lang, "lobby.name"))}</label>'
-        f'<input{_name_input(lang, name)}>'
-        f'{button("join-room", esc(t(lang, "lobby.join")), css="btn primary")}'
-        f'</div></div>'
-        f'{button("leave-room", esc(t(lang, "lobby.back")))}'
-        f"</section>"
-    )
+    create = el(
+        "div", el("h3", t(lang, "lobby.create.heading")),
+        el("p", t(lang, "lobby.create.hint"), class_="hint"),
+        button("create-room", t(lang, "lobby.create"), css="btn primary"),
+        class_="online-panel")
+    join_panel = el(
+        "div", el("h3", t(lang, "lobby.join.heading")),
+        el("label", t(lang, "lobby.code"), for_="room-code"), _code_input(code),
+        el("p", t(lang, "lobby.code.hint"), class_="hint", id="room-code-hint"),
+        el("label", t(lang, "lobby.name"), for_="guest-name"), _name_input(lang, name),
+        button("join-room", t(lang, "lobby.join"), css="btn primary"),
+        class_="online-panel")
+    return el(
+        "section", el("h1", t(lang, "lobby.heading"), id="lobby-h"),
+        el("p", t(lang, "lobby.intro")), _notice(notice, "warning"), _notice(error, "error"),
+        el("div", create, join_panel, class_="online-panels"),
+        button("leave-room", t(lang, "lobby.back")),
+        class_="online lobby", aria_labelledby="lobby-h")
 
 
-def render_host_waiting(lang: str, code: str | None, link: str | None, qr: str,
-                        can_share: bool, notice: str | None = None) -> str:
+def _room_code_line(lang: str, code: str) -> Markup:
+    return el("p", t(lang, "waiting.code"), ": ",
+              el("strong", code, class_="room-code", data_room_code=code),
+              class_="room-code-line")
+
+
+def render_host_waiting(lang: str, code: str | None, link: str | None, qr: Markup,
+                        can_share: bool, notice: str | None = None) -> Markup:
     """The host's waiting room: the code, the join link, its QR code, and a share button.
 
     `code` None while the room is being opened on the broker.
     """
     if code is None:
-        return (
-            f'<section class="online waiting" data-role="host">'
-            f'<h1>{esc(t(lang, "lobby.heading"))}</h1>'
-            f'{_notice(notice or t(lang, "waiting.host.opening"))}'
-            f'{button("leave-room", esc(t(lang, "waiting.leave")))}</section>'
-        )
-    share = button("share-room", esc(t(lang, "waiting.share")), css="btn primary") \
-        if can_share else ""
-    return (
-        f'<section class="online waiting" data-role="host"'
-        f' aria-labelledby="waiting-h">'
-        f'<h1 id="waiting-h">{esc(t(lang, "waiting.host.heading", code=code))}</h1>'
-        f'<p>{esc(t(lang, "waiting.host.intro"))}</p>'
-        f'<p class="room-code-line">{esc(t(lang, "waiting.code"))}: '
-        f'<strong{attrs(class_="room-code", data_room_code=code)}>{esc(code)}</strong></p>'
-        f'<figure class="qr-figure">{qr}'
-        f'<figcaption>{esc(t(lang, "waiting.qr"))}</figcaption></figure>'
-        f'<p class="join-link">{esc(t(lang, "waiting.link"))}: '
-        f'<a{attrs(href=link, data_join_link=link)}>{esc(link)}</a></p>'
-        f'<p class="online-actions">{share}'
-        f'{button("copy-link", esc(t(lang, "waiting.copy")))}</p>'
-        f'{_notice(notice)}'
-        f'<p class="online-wait" role="status">{esc(t(lang, "waiting.host.wait"))}</p>'
-        f'{button("leave-room", esc(t(lang, "waiting.leave")))}'
-        f"</section>"
-    )
+        return el("section", el("h1", t(lang, "lobby.heading")),
+                  _notice(notice or t(lang, "waiting.host.opening")),
+                  button("leave-room", t(lang, "waiting.leave")),
+                  class_="online waiting", data_role="host")
+    share = (button("share-room", t(lang, "waiting.share"), css="btn primary") if can_share
+             else EMPTY)
+    return el(
+        "section", el("h1", t(lang, "waiting.host.heading", code=code), id="waiting-h"),
+        el("p", t(lang, "waiting.host.intro")), _room_code_line(lang, code),
+        el("figure", qr, el("figcaption", t(lang, "waiting.qr")), class_="qr-figure"),
+        el("p", t(lang, "waiting.link"), ": ", el("a", link, href=link, data_join_link=link),
+           class_="join-link"),
+        el("p", share, button("copy-link", t(lang, "waiting.copy")), class_="online-actions"),
+        _notice(notice),
+        el("p", t(lang, "waiting.host.wait"), class_="online-wait", role="status"),
+        button("leave-room", t(lang, "waiting.leave")),
+        class_="online waiting", data_role="host", aria_labelledby="waiting-h")
 
 
 def render_guest_waiting(lang: str, code: str, notice: str | None = None,
-                         error: str | None = None) -> str:
+                         error: str | None = None) -> Markup:
     """The guest's screen while it connects to the room (before the first view)."""
-    return (
-        f'<section class="online waiting" data-role="guest">'
-        f'<h1>{esc(t(lang, "waiting.guest.heading", code=code))}</h1>'
-        f'<p class="room-code-line">{esc(t(lang, "waiting.code"))}: '
-        f'<strong{attrs(class_="room-code", data_room_code=code)}>{esc(code)}</strong></p>'
-        f'{_notice(error, "error")}'
-        f'<p class="online-wait" role="status">{esc(notice or t(lang, "waiting.guest.wait"))}'
-        f"</p>{button('leave-room', esc(t(lang, 'waiting.leave')))}</section>"
-    )
+    return el(
+        "section", el("h1", t(lang, "waiting.guest.heading", code=code)),
+        _room_code_line(lang, code), _notice(error, "error"),
+        el("p", notice or t(lang, "waiting.guest.wait"), class_="online-wait", role="status"),
+        button("leave-room", t(lang, "waiting.leave")),
+        class_="online waiting", data_role="guest")
 
 
 def sync_mark(view: dict[str, object]) -> str:
@@ -139,31 +128,29 @@ def sync_mark(view: dict[str, object]) -> str:
 
 def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str = "",
                error: str | None = None, reload: str | None = None,
-               confirm_leave: bool = False, host_away: str | None = None) -> str:
+               confirm_leave: bool = False, host_away: str | None = None) -> Markup:
     """The connection badge over the table: ``data-connection`` is the opponent's state,
     ``data-sync`` the `sync_mark` of the view shown; for a guest whose host is gone,
     ``data-host-away`` says how (``closed``: the host's game is closed, ``left``: for good)."""
     name = opponent or t(lang, "status.opponent")
-    badge = attrs(class_=f"online-status {state}", data_connection=state, data_sync=sync,
-                  data_host_away=host_away, role="status")
     key = f"status.host.{host_away}" if host_away else f"status.{state}"
-    parts = [
-        f'<div{badge}>'
-        f'<span class="dot" aria-hidden="true"></span>'
-        f'<span class="online-state">{esc(t(lang, key, name=name))}</span>'
-        f'<span class="online-room">{esc(t(lang, "status.room", code=code))}</span>',
-        button("leave-room", esc(t(lang, "status.leave")), css="btn small"),
-        "</div>",
-    ]
+    parts = [el(
+        "div", _DOT, el("span", t(lang, key, name=name), class_="online-state"),
+        el("span", t(lang, "status.room", code=code), class_="online-room"),
+        button("leave-room", t(lang, "status.leave"), css="btn small"),
+        class_=f"online-status {state}", data_connection=state, data_sync=sync,
+        data_host_away=host_away, role="status")]
     if confirm_leave:
-        parts.append(
-            f'<div class="notice confirm" role="alertdialog" aria-labelledby="leave-q">'
-            f'<p id="leave-q">{esc(t(lang, "status.leave.confirm"))}</p>'
-            f'{button("leave-room", esc(t(lang, "status.leave.yes")), css="btn danger")}'
-            f'{button("stay", esc(t(lang, "status.stay")), css="btn primary")}</div>'
-        )
+        parts.append(el(
+            "div", el("p", t(lang, "status.leave.confirm"), id="leave-q"),
+            button("leave-room", t(lang, "status.leave.yes"), css="btn danger"),
+            button("stay", t(lang, "status.stay"), css="btn primary"),
+            class_="notice confirm", role="alertdialog", aria_labelledby="leave-q"))
     if reload:
-        parts.append(f'{_notice(reload, "error")}{button("reload", esc(t(lang, "status.reload")))}')
+        parts += [_notice(reload, "error"), button("reload", t(lang, "status.reload"))]
     elif error:
         parts.append(_notice(error, "error"))
-    return "".join(parts)
+    return join(parts)
+
+
+_DOT = el("span", class_="dot", aria_hidden="true")
