@@ -79,7 +79,7 @@ def test_a_match_resumes_exactly_after_either_page_reloads() -> None:
 
     def reload(wire: Wire) -> None:
         n = len(wire.moves)
-        if n % 37 in (5, 23):
+        if n % 61 in (7, 36):
             seat = n % 2
             peer = wire.peers[seat]
             before = (peer.save(), peer.view(), peer.legal_moves())
@@ -92,7 +92,7 @@ def test_a_match_resumes_exactly_after_either_page_reloads() -> None:
     finish(reloaded)
     assert [m for _, m in reloaded.moves] == [m for _, m in reference.moves]
     assert reloaded.peers[0].state == reference.peers[0].state
-    assert sum(reloads.values()) >= 20 and reloads["play"] and reloads["draw"]
+    assert sum(reloads.values()) >= 12 and reloads["play"] and reloads["draw"]
 
 
 def test_a_reload_with_messages_in_flight_resumes() -> None:

@@ -61,3 +61,14 @@ def stopped_from_json(data: object) -> FairError:
             or not isinstance(evidence, dict):
         raise ValueError("a saved failure is malformed")
     return kinds[kind](code, message, evidence)
+
+
+def unexpected(what: str, **evidence: Any) -> ProtocolViolation:
+    """The opponent sent ``what``, which nothing called for."""
+    return ProtocolViolation("unexpected", f"The opponent sent {what}, which nothing called for",
+                             evidence)
+
+
+def cheat(code: str, message: str, **evidence: Any) -> CheatDetected:
+    """A failed check of the cards, with its evidence."""
+    return CheatDetected(code, message, evidence)
