@@ -158,8 +158,8 @@ def test_a_wrong_key_for_a_drawn_card_is_caught_at_once(cheater: int, reason: st
     assert reason in error.message and error.evidence["deck"] == "cards"
 
 
-@pytest.mark.parametrize("cheater", [0, 1])
-def test_a_changed_key_for_a_played_card_is_caught_at_once(cheater: int) -> None:
+@pytest.mark.parametrize("cheater, reason", [(0, "committed"), (1, "opens to no item")])
+def test_a_changed_key_for_a_played_card_is_caught_at_once(cheater: int, reason: str) -> None:
     def change(m: dict[str, Any]) -> list[dict[str, Any]] | None:
         if m.get("move", {}).get("type") not in ("play", "discard") or "keys" not in m:
             return None
@@ -168,7 +168,7 @@ def test_a_changed_key_for_a_played_card_is_caught_at_once(cheater: int) -> None
 
     wire = Wire(PLAIN, first_player=cheater, tamper=cheat_once(cheater, change))
     error = caught(wire, cheater, CheatDetected, "bad-key")
-    assert error.evidence["position"] == sent(error)["pos"]
+    assert reason in error.message and error.evidence["position"] == sent(error)["pos"]
 
 
 def test_a_key_held_back_is_caught_at_once() -> None:
