@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import CorruptSave
 from ..moves import Move, move_from_json, move_to_json
@@ -65,7 +65,8 @@ class FairPeer:
         self._started = False
         self._transcript: list[dict[str, Any]] = []
         self._error: FairError | None = None
-        self._shown: dict[str, Any] | None = None
+        self._shown: State | None = None
+        """The last state whose every card this seat may see was open (what ``view`` shows)."""
 
     # ------------------------------------------------------------------ reading
 
@@ -118,18 +119,13 @@ class FairPeer:
         While a key is on its way the last complete view is shown, with no legal moves.
         """
         t = self._table
-        if t.state is not None and t.visible_known():
-            self._shown = engine_view(t.state, self.seat)
-            shown = dict(self._shown)
-        elif self._shown is None:
+        if self._shown is None:
             return None
-        else:
-            shown = json.loads(json.dumps(self._shown))
+        shown = engine_view(self._shown, self.seat)
         actor = t.actor()
         shown["legal_moves"] = [move_to_json(m) for m in self.legal_moves()]
         if t.state is not None and t.state.phase == "jobs":
             shown["to_act"] = actor
-            shown["jobs"] = list(shown["jobs"])
             shown["jobs"][self.seat] = t.my_pending_pick()
         shown["fair"] = {"seat": self.seat, "actor": actor, "waiting": self.waiting(),
                          "stopped": None if self._error is None else self._error.to_json()}
@@ -172,7 +168,7 @@ class FairPeer:
                     {"seq": message.seq, "due": self._seq_in + 1})
             table.consume(message)
         except Exception as exc:
-            raise self._stop(exc, raw) from exc
+            self._raise_stop(exc, raw)
         return self._commit(table, {}, None, message, raw)
 
     def _commit(self, table: Table, content: dict[str, Any], move: Move | None,
@@ -180,8 +176,10 @@ class FairPeer:
         try:
             table.flush(content)
         except Exception as exc:
-            raise self._stop(exc, raw) from exc
+            self._raise_stop(exc, raw)
         self._table = table
+        if table.state is not None and table.visible_known():
+            self._shown = table.state
         if incoming is not None:
             self._seq_in = incoming.seq
             self._transcript.append({"dir": "in", "msg": incoming.data})
@@ -199,6 +197,13 @@ class FairPeer:
         if self._error is not None:
             raise MatchStopped("stopped", f"The match was stopped: {self._error.message}",
                                self._error.to_json())
+
+    def _raise_stop(self, exc: Exception, raw: object) -> NoReturn:
+        """Stop the match on ``exc`` and raise the error kept (a bug becomes ``internal``)."""
+        error = self._stop(exc, raw)
+        if error is exc:
+            raise error
+        raise error from exc
 
     def _stop(self, exc: Exception, raw: object) -> FairError:
         """Stop the match on ``exc`` (a bug becomes an ``internal`` error); returns the error."""
