@@ -88,7 +88,7 @@ def test_taken_broker_port_is_refused(site: Path) -> None:
         result = subprocess.run(
             [sys.executable, str(ROOT / "scripts" / "serve.py"), "--root", str(site),
              "--port", "0", "--broker-port", str(broker_port)],
-            capture_output=True, text=True, timeout=30,
+            capture_output=True, text=True, timeout=120,
         )
     assert result.returncode != 0
     assert f"broker port 127.0.0.1:{broker_port} is taken" in result.stderr

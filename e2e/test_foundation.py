@@ -234,13 +234,14 @@ async ([role, hostId]) => {
   await window.lcOnlineLibraries();  // PeerJS is loaded only for online play
   const config = await window.LC_CONFIG;
   const options = {...config.peer, config: {iceServers: config.iceServers}, debug: 1};
+  const HANG_MS = 120000;  // a guard against a hang (a clear error), not a budget
   const timeout = (ms, what) => new Promise((_, reject) =>
       setTimeout(() => reject(new Error("timed out: " + what)), ms));
   const opened = (peer) => new Promise((resolve, reject) => {
       peer.on("open", resolve); peer.on("error", reject); });
   if (role === "host") {
     const peer = new Peer(hostId, options);
-    await Promise.race([opened(peer), timeout(15000, "host registers")]);
+    await Promise.race([opened(peer), timeout(HANG_MS, "host registers")]);
     window.lcTestHost = new Promise((resolve) => {
       peer.on("connection", (conn) => {
         conn.on("data", (data) => { conn.send({reply: "pong from host", got: data});
@@ -250,13 +251,13 @@ async ([role, hostId]) => {
     return hostId;
   }
   const peer = new Peer(options);
-  await Promise.race([opened(peer), timeout(15000, "guest registers")]);
+  await Promise.race([opened(peer), timeout(HANG_MS, "guest registers")]);
   const conn = peer.connect(hostId, {serialization: "json"});
   const reply = new Promise((resolve) => conn.on("data", resolve));
   await Promise.race([new Promise((resolve) => conn.on("open", resolve)),
-                      timeout(15000, "data channel opens")]);
+                      timeout(HANG_MS, "data channel opens")]);
   conn.send({text: "ping from guest"});
-  return await Promise.race([reply, timeout(15000, "reply")]);
+  return await Promise.race([reply, timeout(HANG_MS, "reply")]);
 }
 """
 

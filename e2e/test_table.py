@@ -33,6 +33,8 @@ BUTTONS_JS = """() => ({
 })"""
 
 SCREEN_JS = "[document.body.dataset.screen, document.querySelector('#screen').innerHTML]"
+TASKS_RUN = "() => new Promise((done) => setTimeout(() => setTimeout(done, 0), 0))"
+"""Resolves once the page has run the tasks queued before it (and those they queued)."""
 
 RESULTS_JS = """() => [...document.querySelectorAll('.breakdown')].map(section => ({
   player: Number(section.dataset.player),
@@ -280,19 +282,20 @@ def test_the_save_waits_for_the_paint_and_is_never_lost(
     click(page, {"action": "start"})
     click(page, {"action": "ready"})
     saved = f"() => JSON.parse(localStorage.getItem('{SAVE_KEY}')).match.state.phase"
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 20)))")
+    # the last click's save: a task after the next frame, queued before this one's
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))")
     page.evaluate("window.requestAnimationFrame = () => 0")  # no frame is painted any more
     page.locator('#app [data-action="select"]').first.click()
     click(page, {"action": "discard"})
     assert page.evaluate("document.body.dataset.screen") == "turn"
-    page.wait_for_timeout(200)
+    page.evaluate(TASKS_RUN)
     assert page.evaluate(saved) == "play"  # not painted: still to be saved
     page.evaluate("Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
                   " document.dispatchEvent(new Event('visibilitychange'))")
     assert page.evaluate(saved) == "draw"  # hidden: written at once
     page.evaluate("delete document.hidden")
     click(page, {"action": "draw", "source": "deck"})
-    page.wait_for_timeout(200)
+    page.evaluate(TASKS_RUN)
     assert page.evaluate(saved) == "draw"
     page.reload()  # left with the draw unsaved: pagehide writes it
     wait_ready(page, page_errors=app.page_errors)
@@ -334,8 +337,13 @@ def test_abandon_asks_then_returns_to_setup(open_app: Callable[..., AppPage]) ->
 
 def test_choices_made_while_python_loads_are_kept(open_app: Callable[..., AppPage]) -> None:
     held: list[Route] = []
-    def hold(route: Route) -> None:
-        held.append(route)
+    released = False
+
+    def hold(route: Route) -> None:  # until released, the runtime's download waits
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
 
     app = open_app(ready=False, setup=lambda page: page.route("**/pyodide.asm.wasm", hold))
     page = app.page
@@ -345,12 +353,8 @@ def test_choices_made_while_python_loads_are_kept(open_app: Callable[..., AppPag
     click(page, {"action": "start"})
     assert page.locator("#setup-wait").is_visible()
     assert page.evaluate("document.documentElement.dataset.ready") is None
-    for _ in range(300):  # the runtime download has been asked for, and is held
-        if held:
-            break
-        page.wait_for_timeout(100)
-    assert held, "the runtime download was not held"
-    for route in held:
+    released = True
+    for route in held:  # asked for and held meanwhile; if not yet asked for, let through then
         route.continue_()
     wait_ready(page, page_errors=app.page_errors)
     assert page.evaluate("document.body.dataset.screen") == "handoff"

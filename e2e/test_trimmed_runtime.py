@@ -61,12 +61,11 @@ IN_PAGE = '''() => new Promise((resolve) => {
   const script = document.createElement("script");
   script.type = "py";
   script.textContent = %s;
+  new MutationObserver((records, observer) => {
+    observer.disconnect();
+    resolve(document.documentElement.dataset.lcPlayouts);
+  }).observe(document.documentElement, {attributes: true, attributeFilter: ["data-lc-playouts"]});
   document.body.append(script);
-  const poll = () => {
-    const found = document.documentElement.dataset.lcPlayouts;
-    if (found) resolve(found); else setTimeout(poll, 50);
-  };
-  poll();
 })'''
 
 PAGE_CODE = PLAYOUT + '''
