@@ -1,6 +1,6 @@
 """Online latency: from a click on one player's screen to the update on the other's.
 
-    .venv/bin/python scripts/bench_online.py [--moves 60] [--headed]
+    .venv/bin/python scripts/bench_online.py [--moves 60] [--headed] [--liveness]
 
 Starts scripts/serve.py (the app and a PeerJS broker on loopback), opens two browser contexts
 (Chromium, flags as in e2e/conftest.py), creates a room on one, joins it from the other, and
@@ -15,6 +15,13 @@ and end of every ``message`` listener PeerJS adds, in both pages): the acting pa
 the click to sending the move or view, the transport (PeerJS and the channel), and the other
 page's handler from the message's arrival to the end of its synchronous work (host: check,
 apply, views, JSON, send, render; guest: parse and render).
+
+--liveness then times, in seconds, how soon each screen tells what became of the other player
+(``[data-connection]``, ``[data-host-away]``) against the heartbeat's LOST_AFTER
+(py/webui/online/liveness.py): the guest's network cut (its context offline and its data
+channel silenced, as on a lost network: PeerJS sees no close) until each screen shows ``lost``;
+the network back until both show ``connected``; the guest's page closed until the host shows
+``lost``; the host's page closed until the guest is told the host closed the game.
 """
 
 from __future__ import annotations
@@ -26,12 +33,16 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "py"))
+from webui.online.liveness import LOST_AFTER  # noqa: E402
+
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -80,6 +91,22 @@ TIMESTAMPS = """
 })();
 """
 """Timestamps every move/view message a page sends, and each one's handler (start, end)."""
+CUT = """
+(() => {
+  const create = RTCPeerConnection.prototype.createDataChannel;
+  RTCPeerConnection.prototype.createDataChannel = function (...args) {
+    const channel = create.apply(this, args);
+    channel.addEventListener("message", (event) => {
+      if (window.__lcCut) event.stopImmediatePropagation();
+    });
+    const send = channel.send.bind(channel);
+    channel.send = (data) => { if (!window.__lcCut) return send(data); };
+    return channel;
+  };
+})();
+"""
+"""On the guest (whose page creates the data channel): while window.__lcCut is true, the
+channel goes silent both ways, as on a lost network."""
 CLICK = """(selector) => {
   const element = document.querySelector(selector);
   const t = performance.timeOrigin + performance.now();
@@ -158,6 +185,42 @@ def move(actor: Page, other: Page) -> Parts:
     return timed_click(actor, other, '[data-action="discard"]:enabled')
 
 
+def seconds_until(*waits: tuple[Page, str]) -> float:
+    """Seconds until each (page, selector) in turn is in the page."""
+    start = time.monotonic()
+    for page, selector in waits:
+        page.wait_for_selector(selector, state="attached", timeout=180_000)
+    return time.monotonic() - start
+
+
+def liveness(host: Page, guest: Page, url: str) -> list[tuple[str, float]]:
+    """Seconds until each screen tells what became of the other when the network or a page
+    goes away: (what, seconds) in the order they happen."""
+    lost, connected = '[data-connection="lost"]', '[data-connection="connected"]'
+    figures: list[tuple[str, float]] = []
+    guest.context.set_offline(True)
+    guest.evaluate("() => { window.__lcCut = true; }")
+    start = time.monotonic()
+    figures.append(("network cut -> host shows lost", seconds_until((host, lost))))
+    guest.wait_for_selector(lost, state="attached", timeout=180_000)
+    figures.append(("network cut -> guest shows lost", time.monotonic() - start))
+    guest.context.set_offline(False)
+    guest.evaluate("() => { window.__lcCut = false; }")
+    figures.append(("network back -> both connected",
+                    seconds_until((host, connected), (guest, connected))))
+    context = guest.context
+    guest.close()
+    figures.append(("guest page closed -> host shows lost", seconds_until((host, lost))))
+    guest = context.new_page()
+    guest.goto(url)
+    ready(guest)
+    seconds_until((host, connected), (guest, connected))
+    host.close()
+    figures.append(("host page closed -> guest told",
+                    seconds_until((guest, '[data-host-away="closed"]'))))
+    return figures
+
+
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
@@ -174,9 +237,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=60, help="moves to time (default 60)")
     parser.add_argument("--headed", action="store_true")
+    parser.add_argument("--liveness", action="store_true",
+                        help="then time the connection states (network cut, pages closed)")
     args = parser.parse_args()
     proc, url = start_server()
     samples: dict[str, list[Parts]] = {"host -> guest": [], "guest -> host": []}
+    figures: list[tuple[str, float]] = []
     try:
         with sync_playwright() as pw:
             launch: dict[str, Any] = {"args": CHROMIUM_ARGS, "headless": not args.headed}
@@ -185,6 +251,7 @@ def main() -> int:
             browser = pw.chromium.launch(**launch)
             host = browser.new_context().new_page()
             guest = browser.new_context().new_page()
+            guest.context.add_init_script(CUT)
             for page in (host, guest):
                 page.add_init_script(TIMESTAMPS)
                 page.goto(url)
@@ -208,6 +275,8 @@ def main() -> int:
                 actor, other = (host, guest) if seat == 0 else (guest, host)
                 samples["host -> guest" if seat == 0 else "guest -> host"].append(
                     move(actor, other))
+            if args.liveness:
+                figures = liveness(host, guest, url)
             browser.close()
     finally:
         proc.terminate()
@@ -221,6 +290,11 @@ def main() -> int:
     for name, moves in samples.items():
         for part in ("actor", "transport", "other", "dom"):
             report(f"{name} {part}", [m[part] for m in moves if part in m])
+    if figures:
+        print(f"liveness (seconds; the heartbeat calls the opponent lost after {LOST_AFTER:.0f} s "
+              "of silence)")
+        for what, value in figures:
+            print(f"{what:<40} {value:6.1f} s   {value / LOST_AFTER:5.2f}x LOST_AFTER")
     return 0
 
 
