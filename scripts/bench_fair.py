@@ -206,7 +206,7 @@ def report(title: str, options: Options, found: dict[str, Any], mult_us: float) 
     print(f"bytes on the wire per round (both seats): {per_round:.0f}")
     print(f"shuffle+deal, worst seat and round: {worst:.1f} ms "
           f"({worst / BUDGET_DEAL_MS:.2f} of the browser budget of {BUDGET_DEAL_MS:.0f} ms); "
-          f"{worst_ops} group operations, {worst_ops * mult_us / 1000:.0f} ms of them at this "
+          f"{worst_ops} group operations, at most {worst_ops * mult_us / 1000:.0f} ms at this "
           "machine's cost of a multiplication")
     print(f"move latency p50 {pct(lat, 0.5):.2f} ms, p95 {pct(lat, 0.95):.2f} ms over "
           f"{len(lat)} moves ({pct(lat, 0.95) / BUDGET_MOVE_MS:.2f} of the {BUDGET_MOVE_MS:.0f} "

@@ -240,7 +240,7 @@ def test_a_card_not_dealt_to_that_hand_is_caught_at_once() -> None:
 
 
 def test_a_play_from_a_position_not_in_the_hand_is_caught_at_once() -> None:
-    """Seat 1 'plays' the deck's top card (whose key it has: its own) as if it held it."""
+    """Seat 1 discards the deck's top card (sending its own key for it) as if it held it."""
     wire = Wire(PLAIN, first_player=1, seed=6)
 
     def change(m: dict[str, Any]) -> list[dict[str, Any]] | None:
