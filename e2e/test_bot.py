@@ -191,7 +191,7 @@ def test_a_match_against_the_hard_computer(open_app: Callable[..., AppPage]) -> 
         if not page.evaluate("document.body.hasAttribute('data-thinking')"):
             continue  # its turn is already over (never seen on an idle machine)
         if not reloaded and state["deck"] <= RELOAD_DECK:
-            new_clicks, turns = recorded(page)
+            new_clicks, turns = recorded(page)  # the page's records go with the reload
             clicks += new_clicks
             thinking_turns += turns
             page.reload()
@@ -202,7 +202,7 @@ def test_a_match_against_the_hard_computer(open_app: Callable[..., AppPage]) -> 
             reloaded = True  # the bot goes on by itself: the loop waits for our turn
         elif sum(1 for c in clicks if c["thinkingAtEffect"]) < CLICKS:
             click_while_thinking(page, spots)
-            clicks += recorded(page)[0]
+            clicks += page.evaluate("() => window.__lcClicks.splice(0)")
     new_clicks, turns = recorded(page)
     clicks += new_clicks
     thinking_turns += turns
@@ -211,7 +211,8 @@ def test_a_match_against_the_hard_computer(open_app: Callable[..., AppPage]) -> 
     assert reloaded and len(hints) == 2
     # Thinking showed for each of the computer's turns (one more: the turn the reload cut
     # short is counted again when it resumes; one less if our last draw ended the round).
-    assert our_turns > 10 and thinking_turns >= our_turns - 1, (thinking_turns, our_turns)
+    assert our_turns > 10 and our_turns - 1 <= thinking_turns <= our_turns + 1, (
+        thinking_turns, our_turns)
     during = [c for c in clicks if c["thinking"] and c["thinkingAtEffect"]]
     assert len(during) >= CLICKS, clicks
     assert not app.page_errors and not app.console_errors, (app.page_errors, app.console_errors)
