@@ -17,7 +17,7 @@ from conftest import AppPage, wait_ready
 from playwright.sync_api import Page
 
 from lostcities import Options
-from webui.driver import LocalMatch
+from webui.seats.local import LocalMatch
 from webui.session import Session
 
 SAVE_KEY = "lostcities.match"

@@ -21,7 +21,7 @@ from conftest import AppPage, wait_ready
 from playwright.sync_api import Page
 
 import lostcities
-from webui.driver import LocalMatch
+from webui.seats.local import LocalMatch
 from webui.session import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

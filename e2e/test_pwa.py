@@ -123,12 +123,12 @@ def server_is_down(url: str) -> bool:
     return False
 
 
-SAVE_KEY = "lostcities.match"  # where py/webui/app.py saves the match in progress
+SAVE_KEY = "lostcities.match"  # where py/webui/controller.py saves the match in progress
 END_SCREENS = ("round-end", "match-end")
 
 
 def screen(page: Page) -> str:
-    """The screen shown (body[data-screen], set by py/webui/app.py)."""
+    """The screen shown (body[data-screen], set by py/webui/page.py)."""
     return str(page.evaluate("() => document.body.dataset.screen"))
 
 

@@ -17,7 +17,7 @@
  * window.lcOnlineLibraries() loads what only online play needs: PeerJS (window.Peer) and the
  * QR code library (window.qrcode, npm qrcode-generator). The first screen needs neither, and
  * PeerJS opens a test RTCPeerConnection as it runs, so they are not in index.html: this returns
- * a Promise resolved once both have run (py/webui/online/controller.py awaits it before a room
+ * a Promise resolved once both have run (py/webui/online/lobby.py awaits it before a room
  * is opened or joined), rejected with an Error naming a file that could not be loaded (the next
  * call tries that file again). Choosing online mode on the setup screen starts loading them.
  * The service worker precaches both, so they load offline too.

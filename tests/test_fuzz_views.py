@@ -26,7 +26,7 @@ from lostcities.protocol import APP_VERSION
 from lostcities.viewcheck import ViewError, check_view
 from real_views import playout_views
 from webui.hint import render_hint
-from webui.online.guestside import OnlineGuest
+from webui.seats.remote_guest import OnlineGuest
 from webui.online.screens import render_guest_waiting, status_bar, sync_mark
 from webui.regions import plain
 from webui.screens import render_doc

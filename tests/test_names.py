@@ -15,7 +15,7 @@ from lostcities import Options, new_match, state_from_json, state_to_json
 from lostcities.host import MatchHost
 from lostcities.names import MAX_NAME_CHARS, clean_name
 from lostcities.protocol import APP_VERSION, PROTOCOL_VERSION
-from webui.driver import LocalMatch
+from webui.seats.local import LocalMatch
 from webui.html import esc
 from webui.regions import diff, keyed, parse, plain
 from webui.session import Session

@@ -19,8 +19,8 @@ from lostcities.protocol import APP_VERSION
 from webui.online.codes import (
     ALPHABET, code_from_query, join_link, new_code, normalize_code, peer_id,
 )
-from webui.online.guestside import OnlineGuest
-from webui.online.hostside import OnlineHost, new_token, refusal
+from webui.seats.remote_guest import OnlineGuest
+from webui.seats.remote_host import OnlineHost, new_token, refusal
 from webui.online.liveness import (
     BURST, CLOSE_AFTER_DROPS, LOST_AFTER, RATE, RateLimit, connection_state,
 )
@@ -216,15 +216,22 @@ def test_guest_reconnect_resumes_and_the_stale_link_is_ignored() -> None:
     play_random(host, rejoined, new, random.Random(5), 30)
 
 
-def test_host_save_after_every_move_restores_exactly() -> None:
+def test_every_guest_move_is_heard_and_the_host_save_restores_exactly() -> None:
+    """The host's page hears each change the guest makes (and shows and saves it: the
+    controller); a save made then resumes the room exactly."""
     host, guest = new_pair(Options(rounds=1))
-    saves: list[dict[str, Any]] = []
-    host.set_on_save(lambda: saves.append(host.to_json()))
+    heard: list[Any] = []
+    host.set_on_change(lambda: heard.append(host.state))
     wire = connect(host, guest)
-    play_random(host, guest, wire, random.Random(2), 15)
-    assert len(saves) >= 15
-    assert saves[-1] == host.to_json()
-    restored = OnlineHost.from_json(json.loads(json.dumps(saves[-1])), 10.0)
+    rng = random.Random(2)
+    for _ in range(15):
+        before = host.state
+        assert before is not None
+        play_random(host, guest, wire, rng, 1)
+        if before.to_act == 1:
+            assert heard[-1] is host.state  # the guest's move was heard
+    save = host.to_json()
+    restored = OnlineHost.from_json(json.loads(json.dumps(save)), 10.0)
     assert restored.view() == host.view()
     assert restored.connection(10.0) == "reconnecting"
     guest2 = OnlineGuest.from_json(guest.to_json(), 10.0)

@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from lostcities import Options
 from lostcities.protocol import MAX_MESSAGE_BYTES, ProtocolError, decode_json, encode, envelope
-from webui.online.hostside import OnlineHost
+from webui.seats.remote_host import OnlineHost
 from webui.online.liveness import (
     BURST, BYTES_PER_TOKEN, CLOSE_AFTER_DROPS, MAX_COST, RATE, RateLimit, message_cost,
 )

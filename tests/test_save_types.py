@@ -19,8 +19,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lostcities import CorruptSave, Discard, Options, apply, legal_moves, new_match, state_from_json
-from webui.botseat import BotMatch
-from webui.driver import LocalMatch
+from webui.seats.computer import BotMatch
+from webui.seats.local import LocalMatch
 from webui.regions import diff, parse
 from webui.session import Session
 

@@ -13,7 +13,7 @@ import pytest
 from lostcities import Options, new_match, view
 from lostcities.viewcheck import MAX_POINTS, ViewError, check_match_end, check_view
 from real_views import ALL_OPTIONS, playout_views
-from webui.online.guestside import OnlineGuest
+from webui.seats.remote_guest import OnlineGuest
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 ALL_ON = Options(rounds=2, sixth_colour=True, jobs=True, skills=True, objectives=True,

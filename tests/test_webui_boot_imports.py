@@ -1,5 +1,6 @@
-"""What the page's boot imports: the standard modules that are dear to compile on a first
-visit (no bytecode yet) stay out of it until they are used (webui.app's imports)."""
+"""What the page's boot imports (webui.app's imports): the standard modules that are dear to
+compile on a first visit (no bytecode yet) stay out of it until they are used, and so do the
+controller and the rules engine, imported once the page is ready (docs/boot.md)."""
 
 import json
 import subprocess
@@ -39,3 +40,5 @@ def test_the_boot_does_not_import_the_dear_standard_modules() -> None:
     loaded = set(json.loads(result.stdout.splitlines()[-1]))
     assert "webui.app" in loaded and "webui.online.codes" in loaded
     assert sorted(DEAR & loaded) == []
+    later = {"lostcities", "webui.controller", "webui.session", "webui.screens", "dataclasses"}
+    assert sorted(later & loaded) == []

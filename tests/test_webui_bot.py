@@ -19,7 +19,7 @@ import lostcities
 from lostcities import Options
 from lostcities.bots import LEVELS
 from lostcities.bots.strong import run_steps
-from webui.botseat import OPPONENTS, BotMatch, level_bot, run_sliced
+from webui.seats.computer import OPPONENTS, BotMatch, level_bot, run_sliced
 from webui.hint import can_hint, describe, hint_steps, reason, render_hint
 from webui.session import Session
 
@@ -37,8 +37,8 @@ def human_move(match: BotMatch, rng: random.Random) -> None:
 def play_until(match: BotMatch, rng: random.Random, done: Callable[[BotMatch], bool]) -> None:
     """Both sides move until `done(match)` holds (or the match is over)."""
     while not done(match) and match.view()["phase"] != "match-end":
-        if match.bot_to_act():
-            match.play_bot(run_steps(match.bot_steps()))
+        if match.to_think() is not None:
+            match.play_thought(run_steps(match.think()))
         else:
             human_move(match, rng)
 
@@ -55,9 +55,9 @@ def test_a_whole_match_against_the_computer(level: str, options: Options) -> Non
     while match.view()["phase"] != "match-end":
         view = match.view()
         assert view["player"] == 0 and len(view["hand"]) == view["hand_counts"][0]
-        if match.bot_to_act():
+        if match.to_think() is not None:
             assert "legal_moves" not in view or not view["legal_moves"]  # not the human's
-            match.play_bot(run_steps(match.bot_steps()))  # IllegalMove if the bot cheats
+            match.play_thought(run_steps(match.think()))  # IllegalMove if the bot cheats
             bot_moves += 1
         else:
             human_move(match, rng)
@@ -74,7 +74,8 @@ def test_the_computer_never_sees_hidden_cards() -> None:
     rng = random.Random(2)
     checked = 0
     while checked < 2:
-        play_until(match, rng, lambda m: m.bot_to_act() and m.view()["deck_count"] <= 12
+        play_until(match, rng, lambda m: m.to_think() is not None
+                   and m.view()["deck_count"] <= 12
                    and m.view()["phase"] == "play")  # no undo snapshot to keep in step
         doc = match.to_json()
         state = doc["state"]
@@ -86,9 +87,9 @@ def test_the_computer_never_sees_hidden_cards() -> None:
         twin = BotMatch.from_json(other)
         twin.time_limit, twin.playouts = None, 60
         assert twin.to_json()["state"]["hands"][0] != state["hands"][0] or n == 0
-        move = run_steps(match.bot_steps())
-        assert run_steps(twin.bot_steps()) == move
-        match.play_bot(move)
+        move = run_steps(match.think())
+        assert run_steps(twin.think()) == move
+        match.play_thought(move)
         checked += 1
 
 
@@ -96,17 +97,17 @@ def test_a_saved_match_resumes_and_the_computer_goes_on() -> None:
     match = BotMatch.new(replace(ALL_ON, rounds=2), seed=3, first_player=0,
                          names=("Ana", "Bot"), level="hard")
     match.time_limit, match.playouts = None, 60
-    play_until(match, random.Random(4), lambda m: m.bot_to_act() and m.view()["round"] == 1
-               and m.view()["deck_count"] <= 12)
+    play_until(match, random.Random(4), lambda m: m.to_think() is not None
+               and m.view()["round"] == 1 and m.view()["deck_count"] <= 12)
     session = Session(match)
     assert session.ui.handoff is False  # one human at this device: no hand-off screen
     text = session.save_text()
     assert json.loads(text)["match"]["opponent"] == "hard"
     again = Session.from_save_text(text)
     assert isinstance(again.seat, BotMatch) and again.seat.level == "hard"
-    assert again.view() == session.view() and again.seat.bot_to_act()
+    assert again.view() == session.view() and again.seat.to_think() is not None
     again.seat.time_limit, again.seat.playouts = None, 60
-    assert run_steps(again.seat.bot_steps()) == run_steps(match.bot_steps())
+    assert run_steps(again.seat.think()) == run_steps(match.think())
 
 
 def test_bad_input_is_refused_and_changes_nothing() -> None:
@@ -117,16 +118,16 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
     match = BotMatch.new(Options(rounds=1), seed=1, first_player=1, names=("A", "B"),
                          level="medium")
     before = match.to_json()
-    assert match.bot_to_act()
+    assert match.to_think() is not None
     human_view_moves = lostcities.legal_moves(lostcities.state_from_json(before["state"]))
     move = lostcities.move_to_json(human_view_moves[0])
     assert match.submit(move) is not None  # the computer's turn: the human can't move for it
     assert match.to_json() == before
-    while match.bot_to_act():
-        match.play_bot(run_steps(match.bot_steps()))
+    while match.to_think() is not None:
+        match.play_thought(run_steps(match.think()))
     assert match.submit({"type": "draw", "source": "nowhere"}) is not None
     with pytest.raises(ValueError):
-        match.bot_steps()  # the human's turn now
+        match.think()  # the human's turn now
     doc = match.to_json()
     for key, bad in (("opponent", "human"), ("opponent", None), ("seed", -1),
                      ("bot_moves", "2"), ("seat", 2), ("seat", True), ("state", {})):
@@ -141,20 +142,20 @@ def test_thinking_pauses_for_the_browser_between_slices() -> None:
     match = BotMatch.new(Options(rounds=1), seed=2, first_player=0, names=("A", "B"),
                          level="hard")
     match.time_limit, match.playouts = None, 60
-    play_until(match, random.Random(3), lambda m: m.bot_to_act() and m.view()["deck_count"] <= 8
-               and m.view()["phase"] == "play")
+    play_until(match, random.Random(3), lambda m: m.to_think() is not None
+               and m.view()["deck_count"] <= 8 and m.view()["phase"] == "play")
     pauses: list[float] = []
 
     async def pause(seconds: float) -> None:
         pauses.append(seconds)
 
-    move = asyncio.run(run_sliced(match.bot_steps(), slice_s=0.0, pause=pause))
-    assert move == run_steps(match.bot_steps())
+    move = asyncio.run(run_sliced(match.think(), slice_s=0.0, pause=pause))
+    assert move == run_steps(match.think())
     assert len(pauses) > 10  # a pause after every playout when slices are that short
     pauses.clear()
     quick = BotMatch.new(Options(rounds=1), seed=2, first_player=1, names=("A", "B"),
                          level="easy")
-    asyncio.run(run_sliced(quick.bot_steps(), pace=0.3, pause=pause))
+    asyncio.run(run_sliced(quick.think(), pace=0.3, pause=pause))
     assert pauses and pauses[-1] > 0.0  # an instant bot still takes its pace
 
 
@@ -163,8 +164,8 @@ def test_the_hint_is_a_legal_move_with_a_reason_in_both_languages() -> None:
     rng = random.Random(5)
     kinds = set()
     while match.view()["phase"] != "match-end":
-        if match.bot_to_act():
-            match.play_bot(run_steps(match.bot_steps()))
+        if match.to_think() is not None:
+            match.play_thought(run_steps(match.think()))
             continue
         view = match.view()
         assert can_hint(view) == (view["phase"] in ("play", "draw"))
@@ -179,7 +180,7 @@ def test_the_hint_is_a_legal_move_with_a_reason_in_both_languages() -> None:
     match = BotMatch.new(Options(rounds=1), seed=8, first_player=0, names=("A", "B"),
                          level="hard")
     match.time_limit, match.playouts = None, 60
-    play_until(match, rng, lambda m: not m.bot_to_act() and m.view()["deck_count"] <= 12
+    play_until(match, rng, lambda m: m.to_think() is None and m.view()["deck_count"] <= 12
                and m.view()["phase"] == "play")
     view = match.view()
     move = run_steps(hint_steps(view))
@@ -207,7 +208,7 @@ def test_the_setup_form_offers_every_opponent() -> None:
     assert select is not None
     assert tuple(re.findall(r'value="([a-z]+)"', select.group(1))) == OPPONENTS
     assert OPPONENTS == ("human", "easy", "medium", "hard")
-    assert OPPONENTS[1:] == tuple(LEVELS)  # botseat names them without importing the bots
+    assert OPPONENTS[1:] == tuple(LEVELS)
 
 
 def test_levels_get_stronger_bots() -> None:

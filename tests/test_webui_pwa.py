@@ -19,6 +19,16 @@ def test_the_offer_is_a_status_line_and_an_update_button(lang: str) -> None:
 
 def test_the_offer_is_never_shown_during_a_game() -> None:
     # Screens of a game in progress never reach the browser bridge (no update is queried).
+    asked: list[str] = []
+
+    def ready() -> bool:
+        asked.append("ready?")
+        return True
+
     for screen in ("handoff", "turn", "jobs", "round-end", "lobby", ""):
-        assert pwa.offer("en", screen) == ""
+        assert pwa.offer("en", screen, ready) == ""
+    assert asked == []
+    for screen in ("setup", "match-end"):
+        assert pwa.offer("en", screen, ready) == pwa.offer_html("en")
+    assert pwa.offer("en", "setup", lambda: False) == ""
     assert pwa.BETWEEN_GAMES == {"setup", "match-end"}

@@ -12,7 +12,7 @@ import pytest
 from lostcities import REFUSAL_CODES, Discard, Options, Play, apply
 from lostcities.scenario import position
 from lostcities.state import PHASES
-from webui.driver import LocalMatch
+from webui.seats.local import LocalMatch
 from webui.i18n import LANGUAGES, MESSAGES
 from webui.moves import refusal_key, refusal_text
 from webui.session import Session

@@ -12,9 +12,9 @@ import json
 import pytest
 
 from lostcities import Options
-from webui.driver import LocalMatch
-from webui.online.guestside import OnlineGuest
-from webui.online.hostside import OnlineHost
+from webui.seats.local import LocalMatch
+from webui.seats.remote_guest import OnlineGuest
+from webui.seats.remote_host import OnlineHost
 from webui.session import MAX_SAVE_BYTES, MAX_SAVE_DEPTH, Session, parse_save
 
 DEEP = "[" * 6000 + "]" * 6000

@@ -15,7 +15,8 @@ from html import unescape
 import pytest
 
 from lostcities import Options
-from webui.driver import LocalMatch
+from webui.seats.computer import BotMatch
+from webui.seats.local import LocalMatch
 from webui.screens import render_doc
 from webui.session import Session
 from webui.setup import parse_setup
@@ -278,7 +279,7 @@ def test_parts_made_once_are_what_a_fresh_render_makes(options: Options) -> None
     cards, log lines): each render is the same as one made with nothing kept."""
     from webui import screens, table
 
-    kept = (table._expedition_html, table._pile_html, table._hand_card, screens._log_item_of)
+    kept = (table._expedition_html, table._pile_html, table._hand_card, screens._log_item)
     rng = random.Random(4)
     session = new_session(options, seed=6)
     for step in range(20_000):
@@ -299,26 +300,28 @@ def test_parts_made_once_are_what_a_fresh_render_makes(options: Options) -> None
         pytest.fail("the match did not end")
 
 
-def test_the_save_text_is_the_save_document_as_json() -> None:
-    """The save keeps the text of an unchanged state (a card picked, the device passed) and
-    writes the rest around it: the text is what json.dumps makes of the whole document."""
-    from webui.botseat import BotMatch
-
+def test_the_save_is_the_match_and_its_ui_state_and_resumes_exactly() -> None:
+    """A match on this device is saved as the app's document (the seat's JSON and the UI
+    state), at every step of a pass-and-play match and of one against the computer, and
+    resumes to the same view and UI state."""
     rng = random.Random(8)
     for session in (new_session(ALL_ON, seed=4),
                     Session(BotMatch.new(Options(), 5, 0, ("Ana", "Bot"), "easy"))):
         for _ in range(150):
             text = session.save_text()
-            assert text == json.dumps({"app": "lostcities-webui", "version": 1,
-                                       "match": session.seat.to_json(),  # type: ignore
-                                       "ui": session.ui.to_json()})
-            if isinstance(session.seat, BotMatch) and session.seat.bot_to_act():
-                steps = session.seat.bot_steps()
+            assert text is not None
+            assert json.loads(text) == {"app": "lostcities-webui", "version": 1,
+                                        "match": session.seat.to_json(),
+                                        "ui": session.ui.to_json()}
+            again = Session.from_save_text(text)
+            assert again.view() == session.view() and again.ui == session.ui
+            if session.seat.to_think() is not None:
+                steps = session.seat.think()
                 while True:  # the bot's thinking, all at once
                     try:
                         next(steps)
                     except StopIteration as done:
-                        session.seat.play_bot(done.value)
+                        session.seat.play_thought(done.value)
                         break
             else:
                 click_bot_step(session, rng)

@@ -1,14 +1,16 @@
-"""Cards as the UI sees them: text codes (``R7``, ``RH``), sorting and accessible names."""
+"""Cards as the UI sees them: text codes (``R7``, ``RH``), sorting and accessible names.
+
+The codes are the engine's (lostcities.cards, docs/architecture.md "Cards"): parsed there.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
 
+from lostcities.cards import colour_of, value_of
+from lostcities.cards import parse_card as card_id
 from webui.i18n import t
-
-COLOUR_ORDER = "YBWGRP"
-"""Canonical colour order (architecture.md): yellow, blue, white, green, red, purple."""
 
 
 def parse_card(code: str) -> tuple[str, int | None]:
@@ -16,32 +18,19 @@ def parse_card(code: str) -> tuple[str, int | None]:
 
     Raises ValueError on anything that is not a card code.
     """
-    if not isinstance(code, str):
-        raise ValueError(f"not a card: {code!r}")
-    return _parse_card(code)
+    card = card_id(code)
+    return colour_of(card), value_of(card) or None
 
 
-@lru_cache(maxsize=256)
-def _parse_card(code: str) -> tuple[str, int | None]:
-    if len(code) < 2 or code[0] not in COLOUR_ORDER:
-        raise ValueError(f"not a card: {code!r}")
-    rest = code[1:]
-    if rest == "H":
-        return code[0], None
-    if rest.isdigit() and 2 <= int(rest) <= 10 and str(int(rest)) == rest:
-        return code[0], int(rest)
-    raise ValueError(f"not a card: {code!r}")
+def card_sort_key(code: str) -> int:
+    """Sort key: colour in canonical order, then handshakes, then numbers ascending (the
+    engine's card ids sort so)."""
+    return card_id(code)
 
 
-def card_sort_key(code: str) -> tuple[int, int]:
-    """Sort key: colour in canonical order, then handshakes, then numbers ascending."""
-    colour, number = parse_card(code)
-    return COLOUR_ORDER.index(colour), 0 if number is None else number
-
-
-def sort_hand(cards: Iterable[str]) -> list[str]:
+def sort_hand(codes: Iterable[str]) -> list[str]:
     """The cards sorted by colour and number (handshakes first in each colour)."""
-    return sorted(cards, key=card_sort_key)
+    return sorted(codes, key=card_sort_key)
 
 
 def colour_name(lang: str, colour: str, feminine: bool = False) -> str:

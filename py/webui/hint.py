@@ -1,6 +1,7 @@
 """The hint button: what the Hard bot would play from the player's own view, and why.
 
-`hint_steps(view)` is the Hard bot's thinking as stepwise work (the page runs it in slices);
+`hint_steps(view)` is the Hard bot's thinking as stepwise work (the controller runs it in
+slices);
 `reason(view, move)` says in a few words why, through the catalogue (English and Spanish);
 `render_hint(view, hint, lang)` is the button and, once found, the suggestion.
 """
@@ -11,10 +12,11 @@ import json
 import random
 from typing import Any
 
-from webui.botseat import HARD_TIME_LIMIT, Steps, level_bot, think_steps
 from webui.cards import card_name, colour_name, parse_card
 from webui.html import EMPTY, Markup, button, el
 from webui.i18n import t
+from webui.seats import Steps
+from webui.seats.computer import HARD_TIME_LIMIT, level_bot, think_steps
 
 View = dict[str, Any]
 Move = dict[str, Any]

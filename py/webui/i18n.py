@@ -676,6 +676,10 @@ RULES_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 """The Rules page: (heading key, paragraph keys) in reading order."""
 
 
+LANG_KEY = "lostcities.lang"
+"""The browser's storage key of the language the player chose."""
+
+
 def pick_language(preferred: str | None) -> str:
     """The catalogue language for a browser language tag such as ``"es-AR"`` or ``"en-GB"``."""
     if preferred:

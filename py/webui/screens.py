@@ -65,17 +65,11 @@ def log_line(view: View, event: dict[str, Any], lang: str) -> str:
     return t(lang, "log.other", name=name, type=kind)
 
 
-def _log_item(index: int, event: dict[str, Any], names: tuple[str, ...], lang: str) -> Markup:
-    """The log's item `index` (made once: the log grows by one line a move)."""
-    try:
-        return _log_item_of(index, tuple(event.items()), names, lang)
-    except TypeError:  # something unhashable in a peer's view: made, not kept
-        return _log_item_of.__wrapped__(index, tuple(event.items()), names, lang)
-
-
 @lru_cache(maxsize=512)
-def _log_item_of(index: int, event: tuple[tuple[str, Any], ...], names: tuple[str, ...],
-                 lang: str) -> Markup:
+def _log_item(index: int, event: tuple[tuple[str, Any], ...], names: tuple[str, ...],
+              lang: str) -> Markup:
+    """The log's item `index`, from the event's items (made once: the log grows by one line a
+    move; a view's events hold only text, numbers and null: lostcities.viewcheck)."""
     line = log_line({"names": names}, dict(event), lang)
     return region(f"event-{index}", el("li", line))
 
@@ -85,7 +79,7 @@ def render_log(view: View, lang: str, open_: bool = False) -> Markup:
     events = [e for e in (view.get("log") or []) if isinstance(e, dict)]
     first = max(len(events) - LOG_LINES, 0)
     names = tuple(view["names"])
-    items = join(_log_item(i, events[i], names, lang)
+    items = join(_log_item(i, tuple(events[i].items()), names, lang)
                  for i in reversed(range(first, len(events))))
     body = region("events", el("ol", items)) if items else el("p", t(lang, "log.empty"))
     return region("log", el("details", el("summary", t(lang, "log.heading")), body,

@@ -1,8 +1,11 @@
-"""A match at the table: a driver (`Seat`) plus the UI state, turning button actions into moves.
+"""A match at the table: a seat (webui/seats) plus the UI state, turning button actions into
+moves.
 
 Browser-free: `handle(action, data)` takes what a clicked button carries (``data-action`` and its
-other ``data-*``), and `render(lang)` gives the screen name and HTML. The save document is the
-driver's JSON plus the UI state, so a reload resumes exactly.
+other ``data-*``), and `render(lang)` gives the screen name and HTML. `save_text` is what the
+browser's storage keeps under the seat's key: for a match held on this device (pass and play,
+the computer) the seat's JSON plus the UI state, so a reload resumes exactly; for an online
+seat, the seat's own document.
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ from typing import Any, Final
 
 from lostcities.protocol import ProtocolError, decode_json
 
-from webui.botseat import BotMatch, is_bot_match
-from webui.driver import LocalMatch, Seat
 from webui.screens import render_doc, render_screen, screen_name
 from webui.table import Extras
+from webui.seats import MATCH_KEY, Seat
+from webui.seats.computer import BotMatch, is_bot_match
+from webui.seats.local import LocalMatch
 from webui.uistate import UiState
 
 SAVE_APP = "lostcities-webui"
@@ -51,7 +55,6 @@ class Session:
     def __init__(self, seat: Seat, ui: UiState | None = None) -> None:
         self.seat = seat
         self.ui = ui if ui is not None else UiState(handoff=len(seat.local_players) > 1)
-        self._state_text: tuple[object, str] | None = None  # (state JSON, its text)
 
     def view(self) -> dict[str, Any]:
         """The current view of the local seat."""
@@ -138,26 +141,19 @@ class Session:
 
     # -- saving ---------------------------------------------------------------------------
 
-    def save_text(self) -> str:
-        """The save document (JSON text) for the browser's storage."""
-        if not isinstance(self.seat, (LocalMatch, BotMatch)):
-            raise TypeError("only a match on this device (pass-and-play or against the "
-                            "computer) is saved here")
-        match = self.seat.to_json()
-        state = match["state"]
-        # A driver hands out the same state JSON while its state is unchanged (a card picked,
-        # the device passed): its text is kept. The rest is written as json.dumps would.
-        if self._state_text is None or self._state_text[0] is not state:
-            self._state_text = (state, json.dumps(state))
-        rest = json.dumps({k: v for k, v in match.items() if k != "state"})
-        match_text = '{"state": ' + self._state_text[1] + (", " + rest[1:] if rest != "{}"
-                                                            else "}")
-        return (f'{{"app": {json.dumps(SAVE_APP)}, "version": {SAVE_VERSION}, '
-                f'"match": {match_text}, "ui": {json.dumps(self.ui.to_json())}}}')
+    def save_text(self) -> str | None:
+        """The save document (JSON text) for the browser's storage, under the seat's
+        `save_key`; None when the seat keeps nothing any more (its key is to be removed)."""
+        doc = self.seat.saved()
+        if doc is not None and self.seat.save_key == MATCH_KEY:
+            doc = {"app": SAVE_APP, "version": SAVE_VERSION, "match": doc,
+                   "ui": self.ui.to_json()}
+        return None if doc is None else json.dumps(doc)
 
     @classmethod
     def from_save_text(cls, text: str) -> Session:
-        """Resume from `save_text` output; raises ValueError saying what is wrong."""
+        """Resume a match held on this device from `save_text` output (under `MATCH_KEY`);
+        raises ValueError saying what is wrong."""
         doc = parse_save(text)
         if not isinstance(doc, dict) or doc.get("app") != SAVE_APP:
             raise ValueError("not a saved match of this app")

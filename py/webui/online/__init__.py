@@ -1,7 +1,9 @@
 """Online play by room code: the host's page runs the match, the guest's page sends moves.
 
-Browser-free cores (importable natively, tested with pytest): `codes` (room codes and join
-links), `liveness` (heartbeat and connection state), `hostside` (`OnlineHost`, wrapping the
-engine's `MatchHost`), `guestside` (`OnlineGuest`), `screens` and `text` (lobby, waiting screen,
-connection badge). `net` and `controller` talk to PeerJS and the page (Pyodide only).
+The seats of an online match are webui/seats/remote_host.py (`OnlineHost`) and
+remote_guest.py (`OnlineGuest`). Here, browser-free (importable natively, tested with pytest):
+`codes` (room codes and join links), `liveness` (heartbeat and connection state), `peermeta`
+(the token a connecting peer sends), `screens` (lobby, waiting room, connection badge). Pyodide
+only: `net` (PeerJS: the seats' transports) and `lobby` (the lobby and waiting room, a screen
+plugged into the controller).
 """

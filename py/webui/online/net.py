@@ -21,10 +21,10 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
 )
 
 from webui.online.codes import new_code, peer_id
-from webui.online.guestside import OnlineGuest
-from webui.online.hostside import OnlineHost
 from webui.online.liveness import LOST_AFTER, PING_EVERY
 from webui.online.peermeta import token_of
+from webui.seats.remote_guest import OnlineGuest
+from webui.seats.remote_host import OnlineHost
 
 DIAL_TIMEOUT = 6.0
 """Seconds a guest waits for a dialled channel to open before trying again."""

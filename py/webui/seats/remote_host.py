@@ -1,9 +1,10 @@
-"""The host's side of an online match: the engine's `MatchHost` behind one guest connection.
+"""The host's seat of an online match: the engine's `MatchHost` behind one guest connection.
 
 `OnlineHost` is browser-free. The host's own moves and every message of the guest go through
 the same `MatchHost.receive` (validated by lostcities/protocol.py), so the guest only ever gets
-what MatchHost sends it: its own view. The network layer (`net`) hands it connections and raw
-text; this class decides what is accepted, what is sent, and when the match is saved.
+what MatchHost sends it: its own view. Its transport (webui/online/net.py's `HostNet`, attached
+with `attach`) hands it connections and raw text; this class decides what is accepted and what
+is sent, and says when something changed (the controller then shows and saves it).
 
 A guest proves it owns seat 1 with a secret token (sent in the PeerJS connection's metadata):
 the first guest binds the seat to its token, and only that token may reconnect.
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable
-from typing import Any, Final, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
 import lostcities
 from lostcities.errors import CorruptSave
@@ -23,8 +24,9 @@ from lostcities.protocol import (
     APP_VERSION, FORBIDDEN, MAX_SEED, NO_MATCH, encode, envelope,
 )
 
-from webui.online.codes import normalize_code
+from webui.online.codes import HOST_KEY, normalize_code
 from webui.online.liveness import CLOSE_AFTER_DROPS, Liveness, RateLimit, State
+from webui.seats import Remote, Seat
 
 HOST_SEAT: Final = 0
 GUEST_SEAT: Final = 1
@@ -34,6 +36,17 @@ TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """A guest token: 16 to 64 URL-safe characters."""
 
 View = dict[str, Any]
+
+
+class Transport(Protocol):
+    """The host's network layer (webui/online/net.py's `HostNet`)."""
+
+    status: str | None
+    """What the network layer is going through, for the waiting room (None: all is well)."""
+
+    def close(self, delay: float = 0.0) -> None:
+        """Leave the broker and drop the guest, after `delay` seconds."""
+        ...
 
 
 class Link(Protocol):
@@ -61,12 +74,14 @@ def refusal(code: str, message: str, seq: int = 1) -> str:
     return encode(error)
 
 
-class OnlineHost:
+class OnlineHost(Seat):
     """The host's match: seat 0 plays on this page, seat 1 over one `Link` at a time.
 
-    Implements the UI's `Seat` for seat 0. The match starts when the first guest says hello.
+    The `Seat` of seat 0. The match starts when the first guest says hello.
     """
 
+    mode: ClassVar[str] = "online"
+    save_key: ClassVar[str] = HOST_KEY
     local_players: frozenset[int] = frozenset({HOST_SEAT})
 
     def __init__(self, code: str, options: lostcities.Options, first_player: int | None,
@@ -83,9 +98,8 @@ class OnlineHost:
         self.live = Liveness(now)
         self.limit = RateLimit(now)
         """The guest connection's message budget (a fresh one per connection)."""
-        self._on_change: Callable[[], None] | None = None
+        self.transport: Transport | None = None
         self._on_warn: Callable[[str], None] | None = None
-        self._on_save: Callable[[], None] | None = None
         self._view: tuple[lostcities.State, View] | None = None
         """The host's view and the state it shows (states are immutable: reused while the
         state is the same object; MatchHost's own view message for seat 0 fills it)."""
@@ -135,26 +149,39 @@ class OnlineHost:
             text = encode(envelope(self._local_seq, "move", None, move=move))
         except (TypeError, ValueError) as exc:
             return f"not a move: {exc}"
-        before = self._match.state
         out = self._match.receive(HOST_SEAT, text)
         refused = [m["message"] for p, m in out if p == HOST_SEAT and m["type"] == "error"]
         self._send_guest(out)
-        if self._match.state is not before:
-            self._save()
         return refused[0] if refused else None
-
-    def set_on_change(self, callback: Callable[[], None]) -> None:
-        """`callback()` runs when the guest's message or connection changes what to show."""
-        self._on_change = callback
 
     def set_on_warn(self, callback: Callable[[str], None]) -> None:
         """`callback(text)` runs when the guest misbehaves in a way worth logging (a flood)."""
         self._on_warn = callback
 
-    def set_on_save(self, callback: Callable[[], None]) -> None:
-        """`callback()` runs after every change of the match or the seat: save `to_json()`
-        (the page does it right after showing the change, so saving never delays it)."""
-        self._on_save = callback
+    # ---- the transport -----------------------------------------------------------------------
+
+    def attach(self, transport: Transport) -> None:
+        """Play over `transport` (the room on the broker) from now on."""
+        self.transport = transport
+
+    def remote(self, now: float) -> Remote:
+        """The guest's connection, for the badge over the table."""
+        return Remote(self.connection(now) or "reconnecting", self.guest_name, self.code)
+
+    def hang_up(self) -> None:
+        """Leave the broker at once (the page is being left: the room resumes on reload)."""
+        if self.transport is not None:
+            self.transport.close()
+            self.transport = None
+
+    def leave(self) -> None:
+        """The host leaves the room for good: the guest is told (``no-match``) and let go,
+        then the room leaves the broker (a moment later, so that the goodbye goes out)."""
+        if self._link is not None:
+            self._last_words(self._link, NO_MATCH, "the host left the room: the match is over")
+        if self.transport is not None:
+            self.transport.close(delay=0.5)
+            self.transport = None
 
     # ---- the guest's connection -----------------------------------------------------------
 
@@ -184,7 +211,6 @@ class OnlineHost:
             self._link.close()  # a reconnecting guest replaces its stale connection
         if self.token is None:
             self.token = token
-            self._save()
         self._link = link
         self._match.connect(GUEST_SEAT)
         self.live.opened(now)
@@ -212,8 +238,6 @@ class OnlineHost:
         self._send_guest(out)
         if self._match.state is None and self._match.is_greeted(GUEST_SEAT):
             self._start()
-        if self._match.state is not before:
-            self._save()
         if self._match.state is not before or greeted != self._match.is_greeted(GUEST_SEAT):
             self._changed()
         if clock is not None:
@@ -239,11 +263,6 @@ class OnlineHost:
         if self._on_warn is not None:
             self._on_warn(f"guest of room {self.code}: {text}")
         self._last_words(link, FORBIDDEN, text)
-
-    def leave(self) -> None:
-        """The host leaves the room for good: the guest is told (``no-match``) and let go."""
-        if self._link is not None:
-            self._last_words(self._link, NO_MATCH, "the host left the room: the match is over")
 
     def _last_words(self, link: Link, code: str, text: str) -> None:
         """One error (numbered after what this connection was sent), then close it."""
@@ -275,14 +294,6 @@ class OnlineHost:
                 self._link.send(encode(message))
             elif peer == HOST_SEAT and "view" in message and self._match.state is not None:
                 self._view = (self._match.state, message["view"])
-
-    def _changed(self) -> None:
-        if self._on_change is not None:
-            self._on_change()
-
-    def _save(self) -> None:
-        if self._on_save is not None:
-            self._on_save()
 
     # ---- saving ----------------------------------------------------------------------------
 

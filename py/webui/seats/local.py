@@ -1,49 +1,15 @@
-"""Drivers: what the table talks to. The table renders `seat.view()` and sends `seat.submit(move)`.
-
-`Seat` is the interface every driver implements: `LocalMatch` (pass-and-play, here), and later a
-bot driver and the online host and guest. The table never touches engine states itself.
-"""
+"""Pass and play: both players at this device (`LocalMatch`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, ClassVar
 
 import lostcities
 
-View = dict[str, Any]
-Move = dict[str, Any]
+from webui.seats import Seat, View, Move
 
 
-class Seat(Protocol):
-    """A match as one device sees it.
-
-    - ``local_players``: the players who sit at this device (both for pass-and-play, one for a
-      bot or online match). With two, the table shows a hand-off screen between their turns.
-    - ``view()``: the current view (architecture.md) for the local player who should see the
-      table now.
-    - ``submit(move)``: send a move (move JSON); returns None when accepted, else a message
-      for the player (and nothing changes).
-    - ``set_on_change(callback)``: `callback()` runs whenever the view changes by something
-      other than `submit` (a bot's move, a message from the peer).
-    """
-
-    local_players: frozenset[int]
-
-    def view(self) -> View:
-        """The current view for the local seat."""
-        ...
-
-    def submit(self, move: Move) -> str | None:
-        """Apply `move`; None if accepted, else a player-readable refusal."""
-        ...
-
-    def set_on_change(self, callback: Callable[[], None]) -> None:
-        """Register the callback run on changes that `submit` did not cause."""
-        ...
-
-
-class LocalMatch:
+class LocalMatch(Seat):
     """Pass-and-play: both players at this device. Holds the engine state and applies moves.
 
     The seat whose view is shown is the player to act; at round end and match end (nobody to
@@ -52,12 +18,12 @@ class LocalMatch:
     callers must not change the dicts they get.
     """
 
+    mode: ClassVar[str] = "pass-and-play"
     local_players: frozenset[int] = frozenset({0, 1})
 
     def __init__(self, state: lostcities.State) -> None:
         self._state = state
         self._seat = state.to_act if state.to_act is not None else 0
-        self._on_change: Callable[[], None] | None = None
         self._view: tuple[lostcities.State, int, View] | None = None
         self._json: tuple[lostcities.State, dict[str, Any]] | None = None
 
@@ -91,10 +57,6 @@ class LocalMatch:
         if self._state.to_act is not None:
             self._seat = self._state.to_act
         return None
-
-    def set_on_change(self, callback: Callable[[], None]) -> None:
-        """Kept for the interface: a pass-and-play match changes only through `submit`."""
-        self._on_change = callback
 
     def to_json(self) -> dict[str, Any]:
         """The whole match (engine state and seat), JSON-ready, for the browser's storage."""

@@ -2,8 +2,8 @@
 
 The human sits at one seat and sees only their own view; the bot acts for the other seat and
 chooses from ITS OWN view only (never the state). Thinking is stepwise (`think_steps`) so the
-page can run it in time slices (`run_sliced`) and stay responsive; nothing here touches the
-browser, so all of it runs natively too.
+controller can run it in time slices (`run_sliced`) and the page stays responsive; nothing here
+touches the browser, so all of it runs natively too.
 """
 
 from __future__ import annotations
@@ -11,21 +11,16 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable, Generator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
 
 import lostcities
+from lostcities.bots import LEVELS, Bot, StrongBot, make_bot
 
-if TYPE_CHECKING:
-    from lostcities.bots import Bot
+from webui.seats import Move, Seat, Steps, View
 
-View = dict[str, Any]
-Move = dict[str, Any]
-Steps = Generator[None, None, Move]
-
-LEVEL_NAMES = ("easy", "medium", "hard")
-"""The keys of ``lostcities.bots.LEVELS``, which is imported (with the bots) only when a bot
-is needed: the page boots without it."""
+LEVEL_NAMES = tuple(LEVELS)
+"""The computer's levels: ``easy``, ``medium``, ``hard``."""
 OPPONENTS = ("human", *LEVEL_NAMES)
 """Values of the setup's ``data-option="opponent"``: another person, or a bot level."""
 HARD_TIME_LIMIT = 0.7
@@ -43,8 +38,6 @@ def level_bot(level: str, time_limit: float | None = HARD_TIME_LIMIT,
 
     Hard thinks at most `time_limit` seconds a move (None: its whole playout budget, which
     makes it deterministic); `playouts` overrides the level's budget."""
-    from lostcities.bots import LEVELS, StrongBot, make_bot
-
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
     name, budget = LEVELS[level]
@@ -55,8 +48,6 @@ def level_bot(level: str, time_limit: float | None = HARD_TIME_LIMIT,
 
 def think_steps(bot: Bot, view: View, rng: random.Random) -> Steps:
     """The bot's move for `view` as stepwise work (bots without steps answer at once)."""
-    from lostcities.bots import StrongBot
-
     if isinstance(bot, StrongBot):
         move: Move = yield from bot.choose_steps(view, rng)
         return move
@@ -83,10 +74,12 @@ async def run_sliced(steps: Steps, slice_s: float = SLICE, pace: float = 0.0,
     return move
 
 
-class BotMatch:
+class BotMatch(Seat):
     """A match against a bot. `view()` is always the human's; `submit` takes the human's
-    moves (and ``next-round``); the page asks `bot_steps()` for the bot's move when
-    `bot_to_act()` and hands it to `play_bot`."""
+    moves (and ``next-round``); the controller asks `think()` for the bot's move while
+    `to_think()` names the bot, and hands it to `play_thought`."""
+
+    mode: ClassVar[str] = "computer"
 
     time_limit: float | None = HARD_TIME_LIMIT
     """Hard's thinking time a move (None: deterministic, for tests)."""
@@ -104,7 +97,6 @@ class BotMatch:
         self.local_players = frozenset({human})
         self._seed = seed
         self._moves = moves  # the bot's moves so far: its random stream per move
-        self._on_change: Callable[[], None] | None = None
 
     @classmethod
     def new(cls, options: lostcities.Options, seed: int, first_player: int,
@@ -124,13 +116,13 @@ class BotMatch:
         """The human's view."""
         return lostcities.view(self._state, self.human)
 
-    def bot_to_act(self) -> bool:
-        """Whether the bot must move now."""
-        return self._state.to_act == self.bot
+    def to_think(self) -> int | None:
+        """The bot's seat when it must move now, else None."""
+        return self.bot if self._state.to_act == self.bot else None
 
     def submit(self, move: Move) -> str | None:
         """Apply the human's move; None if accepted, else why not (state unchanged)."""
-        if self.bot_to_act():
+        if self.to_think() is not None:
             return "Wait: it is the computer's turn."
         try:
             self._state = lostcities.apply(self._state, lostcities.move_from_json(move))
@@ -138,26 +130,22 @@ class BotMatch:
             return str(exc)
         return None
 
-    def bot_steps(self) -> Steps:
+    def think(self) -> Steps:
         """The bot's next move as stepwise work, chosen from the bot's own view only."""
-        if not self.bot_to_act():
+        if self.to_think() is None:
             raise ValueError("it is not the computer's turn")
         rng = random.Random(f"{self._seed}/{self._moves}")
         bot = level_bot(self.level, self.time_limit, self.playouts)
         return think_steps(bot, lostcities.view(self._state, self.bot), rng)
 
-    def play_bot(self, move: Move) -> None:
-        """Apply the bot's move (raises IllegalMove if the bot broke the rules: a bug)."""
-        if not self.bot_to_act():
+    def play_thought(self, move: Move) -> None:
+        """Apply the bot's move (raises IllegalMove if the bot broke the rules: a bug); the
+        change callback runs after it."""
+        if self.to_think() is None:
             raise ValueError("it is not the computer's turn")
         self._state = lostcities.apply(self._state, lostcities.move_from_json(move))
         self._moves += 1
-        if self._on_change is not None:
-            self._on_change()
-
-    def set_on_change(self, callback: Callable[[], None]) -> None:
-        """`callback()` runs after each bot move."""
-        self._on_change = callback
+        self._changed()
 
     def to_json(self) -> dict[str, Any]:
         """The whole match, JSON-ready: state, the human's seat, the opponent level."""

@@ -1,16 +1,17 @@
-"""The guest's side of an online match: sends moves, shows the views the host sends.
+"""The guest's seat of an online match: sends moves, shows the views the host sends.
 
-`OnlineGuest` is browser-free. It numbers its messages (a fresh connection starts again from
-seq 1, as MatchHost expects), checks every host message (JSON object, protocol version, rising
-seq, known type) before using it, checks every view against the schema of
-`lostcities.view` (`lostcities.viewcheck`: a view that is not one is refused and changes
-nothing), and keeps what it needs to rejoin: room code, seat, token.
+`OnlineGuest` is browser-free; its transport (webui/online/net.py's `GuestNet`, attached with
+`attach`) dials the room and hands it what arrives. It numbers its messages (a fresh
+connection starts again from seq 1, as MatchHost expects), checks every host message (JSON
+object, protocol version, rising seq, known type) before using it, checks every view against
+the schema of `lostcities.view` (`lostcities.viewcheck`: a view that is not one is refused and
+changes nothing), and keeps what it needs to rejoin: room code, seat, token.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, ClassVar, Final, Protocol
 
 from lostcities.errors import CorruptSave
 from lostcities.protocol import (
@@ -19,9 +20,10 @@ from lostcities.protocol import (
 )
 from lostcities.viewcheck import ViewError, check_match_end, check_view
 
-from webui.online.codes import normalize_code
-from webui.online.hostside import GUEST_SEAT, TOKEN_RE
+from webui.online.codes import GUEST_KEY, normalize_code
 from webui.online.liveness import Liveness, State
+from webui.seats import Remote, Seat
+from webui.seats.remote_host import GUEST_SEAT, TOKEN_RE
 
 SAVE_FORMAT: Final = "lostcities-online-guest"
 SAVE_VERSION: Final = 1
@@ -31,8 +33,26 @@ RELOAD_TEXT: Final = "The host runs another version of the game: reload the page
 View = dict[str, Any]
 
 
-class OnlineGuest:
-    """The guest's match: seat 1, as the host tells it. Implements the UI's `Seat`."""
+class Transport(Protocol):
+    """The guest's network layer (webui/online/net.py's `GuestNet`)."""
+
+    status: str | None
+    """What the network layer is going through, for the waiting room (None: all is well)."""
+
+    def tick(self) -> None:
+        """Once a second: ping the host, give up on a silent channel and dial again."""
+        ...
+
+    def close(self) -> None:
+        """Hang up for good."""
+        ...
+
+
+class OnlineGuest(Seat):
+    """The guest's match: seat 1, as the host tells it: the guest's `Seat`."""
+
+    mode: ClassVar[str] = "online"
+    save_key: ClassVar[str] = GUEST_KEY
 
     def __init__(self, code: str, token: str, name: str, now: float) -> None:
         self.code = normalize_code(code)
@@ -61,7 +81,7 @@ class OnlineGuest:
         self._welcomed = False
         """Whether the host welcomed this guest on the current connection."""
         self._send: Callable[[str], None] | None = None
-        self._on_change: Callable[[], None] | None = None
+        self.transport: Transport | None = None
 
     # ---- the Seat interface ----------------------------------------------------------------
 
@@ -89,9 +109,42 @@ class OnlineGuest:
         self._next(envelope(0, "move", None, move=move))
         return None
 
-    def set_on_change(self, callback: Callable[[], None]) -> None:
-        """`callback()` runs when a host message or the connection changes what to show."""
-        self._on_change = callback
+    # ---- the transport -----------------------------------------------------------------------
+
+    def attach(self, transport: Transport) -> None:
+        """Play over `transport` (the dialled room) from now on."""
+        self.transport = transport
+
+    def remote(self, now: float) -> Remote:
+        """The host's connection, for the badge over the table."""
+        opponent = self._view["names"][1 - self.seat] if self._view is not None else None
+        return Remote(self.connection(now), opponent, self.code, self.error,
+                      self.reload_needed, self.host_away)
+
+    def match_on(self) -> bool:
+        """Whether leaving now would end a match still being played (not once the host has
+        left for good)."""
+        return self.host_away != "left" and super().match_on()
+
+    def keeps_save(self) -> bool:
+        """Whether the seat is worth taking back on the next visit: not once the host
+        refused it or left for good."""
+        return not self.refused and self.host_away != "left"
+
+    def tick(self, now: float) -> None:
+        """Once a second: the transport's heartbeat."""
+        if self.transport is not None:
+            self.transport.tick()
+
+    def hang_up(self) -> None:
+        """Hang up at once (the page is being left: the seat is taken back on reload)."""
+        if self.transport is not None:
+            self.transport.close()
+            self.transport = None
+
+    def leave(self) -> None:
+        """The guest leaves for good: the host sees the connection go."""
+        self.hang_up()
 
     # ---- the connection ----------------------------------------------------------------------
 
@@ -210,10 +263,6 @@ class OnlineGuest:
             return None
         self._last_in = request.seq
         return {"type": request.type, **request.fields}
-
-    def _changed(self) -> None:
-        if self._on_change is not None:
-            self._on_change()
 
     # ---- saving ----------------------------------------------------------------------------
 

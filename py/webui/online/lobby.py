@@ -1,0 +1,408 @@
+"""The online part's screens before a match (Pyodide only): the lobby and the waiting room.
+
+`OnlineLobby` is a screen plugged into the controller (webui/controller.py `Screen`). From the
+lobby the player creates a room (the host) or joins one by its code (the guest). As soon as the
+seat exists (the room is open on the broker, or the guest dials it), the lobby hands it to the
+controller with its transport attached (webui/online/net.py), and shows the waiting room while
+the seat waits for its match; the controller plays the match, saves it, keeps the connection
+alive and hangs it up. At boot the lobby takes back a join link (``?room=CODE``), a saved room
+or a saved seat: reopening the page, or joining the same code again, takes the seat back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+
+from lostcities import Options
+from lostcities.names import clean_name
+from webui.controller import MatchController
+from webui.html import EMPTY, Markup
+from webui.i18n import t
+from webui.online.codes import (
+    GUEST_KEY,
+    HOST_KEY,
+    code_from_query,
+    join_link,
+    new_code,
+    normalize_code,
+)
+from webui.online.net import GuestNet, HostNet, now
+from webui.online.screens import qr_svg, render_guest_waiting, render_host_waiting, render_lobby
+from webui.page import Page
+from webui.seats.remote_guest import OnlineGuest
+from webui.seats.remote_host import OnlineHost, new_token
+from webui.session import parse_save
+from webui.setaside import set_aside
+from webui.setup import NAME_MAX, Setup, parse_setup
+
+Saved = TypeVar("Saved", OnlineHost, OnlineGuest)
+
+
+def qr_matrix(text: str) -> list[list[bool]]:
+    """The QR code of `text` (window.qrcode from npm qrcode-generator), as dark/light rows.
+
+    The library is loaded with PeerJS when the page goes online (`OnlineLobby._libraries`).
+    """
+    qr = js.qrcode(0, "M")
+    qr.addData(text)
+    qr.make()
+    size = int(qr.getModuleCount())
+    return [[bool(qr.isDark(r, c)) for c in range(size)] for r in range(size)]
+
+
+def _clean_names(saved: Saved) -> Saved:
+    """A resumed room or seat with its player's name cleaned (a save written before names
+    were: the peer's check would refuse it); one left empty becomes the default."""
+    if isinstance(saved, OnlineHost):
+        saved.host_name = clean_name(saved.host_name) or "Host"
+    else:
+        saved.name = clean_name(saved.name) or "Guest"
+    return saved
+
+
+def _same_code(raw: str, code: str) -> bool:
+    try:
+        return normalize_code(raw) == code
+    except ValueError:
+        return False
+
+
+class OnlineLobby:
+    """The lobby and the waiting room. `phase`: ``off``, ``lobby`` (the form), ``opening``
+    (a new room being registered on the broker, before its seat exists)."""
+
+    def __init__(self, controller: MatchController, page: Page) -> None:
+        self.controller = controller
+        self.page = page
+        self.phase = "off"
+        self.setup: Setup | None = None
+        self.seat: OnlineHost | OnlineGuest | None = None
+        """The seat this lobby handed to the controller last."""
+        self.lobby_code = ""
+        self.lobby_name = ""
+        self.error: str | None = None
+        self.notice: str | None = None
+        self.broker_ok: bool | None = None
+        self.set_aside: str | None = None
+        """Why a saved room or seat could not be loaded (shown in the lobby), or None."""
+        self._config: dict[str, Any] | None = None
+        self._libraries_loaded = False
+        """Whether PeerJS and the QR code library have run (static/config.js loads them)."""
+        self._opening: HostNet | None = None
+        self._tasks: set[asyncio.Future[Any]] = set()
+        page.on_window("online", self._network_changed)
+        page.on_window("offline", self._network_changed)
+        page.on_window("pagehide", self._hang_up)
+
+    # ---- the controller's Screen -------------------------------------------------------------
+
+    def handle(self, action: str, data: dict[str, str]) -> bool:
+        """Carry out a click of the lobby or the waiting room; False for any other."""
+        waiting = self._waiting()
+        if action == "start":
+            values = self.page.form_values()
+            if values.get("mode") != "online":
+                return False
+            self.open_lobby(parse_setup(values, self.controller.lang))
+        elif action == "create-room" and self.phase == "lobby":
+            self._spawn(self._create_room())
+        elif action == "join-room" and self.phase == "lobby":
+            self._join(self._field("room-code"), self._field("guest-name"))
+        elif action == "leave-room" and self.phase != "off":
+            self.close()
+        elif action == "share-room" and isinstance(waiting, OnlineHost):
+            self._share(waiting)
+        elif action == "copy-link" and isinstance(waiting, OnlineHost):
+            js.navigator.clipboard.writeText(join_link(str(js.location.href), waiting.code))
+            self.notice = "copied"
+        else:
+            return False
+        return True
+
+    def render(self, lang: str) -> tuple[str, str] | None:
+        """(``data-screen``, HTML) of the lobby or the waiting room, None when neither shows."""
+        if self.phase == "lobby":
+            if self._field("room-code") or self._field("guest-name"):
+                self.lobby_code = self._field("room-code")
+                self.lobby_name = self._field("guest-name")
+            error = self.error
+            if error is None and self.set_aside is not None:
+                error = t(lang, "notice.corrupt", reason=self.set_aside)
+            return "lobby", render_lobby(lang, code=self.lobby_code, name=self.lobby_name,
+                                         notice=self._network_notice(lang), error=error)
+        if self.phase == "opening":
+            return "waiting", render_host_waiting(lang, None, None, EMPTY, False,
+                                                  self._opening_notice(lang))
+        waiting = self._waiting()
+        if isinstance(waiting, OnlineHost):
+            return "waiting", self._host_waiting(lang, waiting)
+        if isinstance(waiting, OnlineGuest):
+            return "waiting", self._guest_waiting(lang, waiting)
+        return None
+
+    def close(self) -> None:
+        """Back to the setup: the lobby closes, and a room being opened leaves the broker."""
+        if self._opening is not None:
+            self._opening.close()
+            self._opening = None
+        self.phase, self.error, self.notice = "off", None, None
+
+    # ---- opening -----------------------------------------------------------------------------
+
+    def open_lobby(self, setup: Setup | None, code: str = "") -> None:
+        """Show the lobby; `setup` holds the options a room created here will use."""
+        self.phase, self.setup, self.error = "lobby", setup, None
+        self.lobby_code = code
+        if setup is not None and not self.lobby_name:
+            self.lobby_name = setup.names[0]
+        self._spawn(self._probe_broker())
+
+    def resume(self, local_match: bool = False) -> bool:
+        """At boot: open a join link (``?room=CODE``: the saved seat of that room, else the
+        lobby with the code filled in), or else, unless a match on this device was resumed
+        (`local_match`), take back a saved room (host) or seat (guest). False if none."""
+        link_code = code_from_query(str(js.location.search))
+        if link_code is not None:
+            guest = self._saved(GUEST_KEY, OnlineGuest.from_json)
+            if guest is not None and _same_code(link_code, guest.code):
+                self._start_guest(guest)
+            else:
+                self.open_lobby(None, link_code)
+            return True
+        if local_match:
+            return False
+        host = self._saved(HOST_KEY, OnlineHost.from_json)
+        if host is not None:
+            self._start_host(host)
+            return True
+        guest = self._saved(GUEST_KEY, OnlineGuest.from_json)
+        if guest is not None:
+            self._start_guest(guest)
+            return True
+        if self.set_aside is not None:
+            self.open_lobby(None)  # says what was set aside
+            return True
+        return False
+
+    def _saved(self, key: str, restore: Callable[[Any, float], Saved]) -> Saved | None:
+        """`restore(doc, now)` of the save under `key`, or None; a save that can't be loaded
+        is set aside (setaside.py) and the reason kept in `set_aside`."""
+        storage = self.controller.storage
+        text = storage.getItem(key)
+        if not isinstance(text, str):  # JavaScript's null is not None
+            return None
+        try:
+            return _clean_names(restore(parse_save(text), now()))
+        except ValueError as exc:
+            set_aside(storage, key, text, self.page.stamp(), self.page.log)
+            self.set_aside = str(exc)
+            return None
+
+    # ---- the host ----------------------------------------------------------------------------
+
+    async def _create_room(self) -> None:
+        config = await self._get_config()
+        if config is None or not await self._libraries() or self.phase != "lobby":
+            return
+        setup = self.setup
+        options = setup.options if setup is not None else Options()
+        first = setup.first_player if setup is not None else 0
+        name = (setup.names[0] if setup is not None else "") or self.lobby_name or "Host"
+        self.phase, self.error, self.notice = "opening", None, None
+
+        def room_open(code: str) -> None:
+            net, self._opening = self._opening, None
+            if net is not None:
+                self._start_host(OnlineHost.create(code, options, first, name, now()), net)
+
+        self._opening = HostNet(config, new_code(), True, room_open, self.controller.render)
+        self.controller.render()
+
+    def _start_host(self, host: OnlineHost, net: HostNet | None = None) -> None:
+        """Hand the room to the controller: on `net` just opened, or on one opened again."""
+        self.phase, self.seat, self.set_aside, self.notice = "off", host, None, None
+        host.set_on_warn(js.console.warn)
+        self.controller.storage.removeItem(GUEST_KEY)
+        self.controller.play(host)
+        if net is None:
+            self._spawn(self._reopen_room(host))
+        else:
+            net.host = host
+            host.attach(net)
+        self.controller.render()
+
+    async def _reopen_room(self, host: OnlineHost) -> None:
+        config = await self._get_config()
+        if config is not None and await self._libraries() and self._current(host):
+            net = HostNet(config, host.code, False, lambda _code: None, self.controller.render)
+            net.host = host
+            host.attach(net)
+
+    def _host_waiting(self, lang: str, host: OnlineHost) -> Markup:
+        notice = None
+        status = host.transport.status if host.transport is not None else None
+        if status is not None:
+            notice = self._net_notice(lang, status)
+        elif self.notice == "copied":
+            notice = t(lang, "waiting.copied")
+        elif self.error is not None:  # e.g. PeerJS could not be loaded (see _libraries)
+            notice = self.error
+        link = join_link(str(js.location.href), host.code)
+        # a resumed room is shown before the QR code library has loaded: drawn once it has
+        qr = qr_svg(qr_matrix(link), t(lang, "waiting.qr")) if self._libraries_loaded else EMPTY
+        can_share = bool(getattr(js.navigator, "share", None))
+        return render_host_waiting(lang, host.code, link, qr, can_share, notice)
+
+    def _opening_notice(self, lang: str) -> str | None:
+        net = self._opening
+        if net is not None and net.status is not None:
+            return self._net_notice(lang, net.status)
+        return self.error
+
+    def _share(self, host: OnlineHost) -> None:
+        link = join_link(str(js.location.href), host.code)
+        data = js.Object.fromEntries([["title", "Lost Cities"], ["url", link],
+                                      ["text", f"Lost Cities: room {host.code}"]])
+        promise = js.navigator.share(data)
+        promise.catch(create_proxy(lambda _err: None))  # the player closed the share sheet
+
+    # ---- the guest ---------------------------------------------------------------------------
+
+    def _join(self, raw_code: str, raw_name: str) -> None:
+        self.lobby_code, self.lobby_name = raw_code, raw_name
+        try:
+            code = normalize_code(raw_code)
+        except ValueError as exc:
+            self.error = t(self.controller.lang, "lobby.badcode", reason=str(exc))
+            return
+        name = clean_name(raw_name, NAME_MAX) or t(self.controller.lang, "lobby.name.default")
+        saved = self._saved(GUEST_KEY, OnlineGuest.from_json)
+        # joining the same room again: take back the same seat
+        token = saved.token if saved is not None and saved.code == code else new_token()
+        self._start_guest(OnlineGuest(code, token, name, now()))
+
+    def _start_guest(self, guest: OnlineGuest) -> None:
+        """Hand the seat to the controller, and dial its room."""
+        self.phase, self.seat, self.error, self.set_aside = "off", guest, None, None
+        self.controller.storage.removeItem(HOST_KEY)
+        self.controller.play(guest)
+        self._spawn(self._dial(guest))
+
+    async def _dial(self, guest: OnlineGuest) -> None:
+        config = await self._get_config()
+        if config is not None and await self._libraries() and self._current(guest):
+            guest.attach(GuestNet(config, guest, self.controller.render))
+        self.controller.render()
+
+    def _guest_waiting(self, lang: str, guest: OnlineGuest) -> Markup:
+        notice = None
+        status = guest.transport.status if guest.transport is not None else None
+        if guest.refused or guest.reload_needed:
+            notice = guest.refused or guest.reload_needed
+        elif status is not None:
+            notice = self._net_notice(lang, status, guest.code)
+        elif self.error is not None:  # e.g. PeerJS could not be loaded (see _libraries)
+            notice = self.error
+        return render_guest_waiting(lang, guest.code, notice, guest.error)
+
+    # ---- the seat handed over ----------------------------------------------------------------
+
+    def _current(self, seat: OnlineHost | OnlineGuest) -> bool:
+        """Whether `seat` is still the controller's (the player may have left meanwhile)."""
+        session = self.controller.session
+        return session is not None and session.seat is seat
+
+    def _waiting(self) -> OnlineHost | OnlineGuest | None:
+        """The seat handed over, while it is the controller's and waits for its match."""
+        seat = self.seat
+        return seat if seat is not None and self._current(seat) and not seat.has_match else None
+
+    # ---- network -----------------------------------------------------------------------------
+
+    def _field(self, name: str) -> str:
+        """A lobby field's text, cleaned as a name is (lostcities.names): what is typed is
+        shown back in the lobby, and a room code ignores what does not show anyway."""
+        return clean_name(self.page.field(name))
+
+    def _net_notice(self, lang: str, status: str, code: str = "") -> str:
+        if status == "broker":
+            return self._broker_text(lang)
+        key = {"taken": "waiting.host.taken", "held": "waiting.host.held",
+               "noroom": "waiting.guest.noroom"}[status]
+        return t(lang, key, code=code)
+
+    def _broker_text(self, lang: str) -> str:
+        peer = (self._config or {}).get("peer", {})
+        return t(lang, "lobby.nobroker", broker=f"{peer.get('host', '?')}:{peer.get('port', '')}")
+
+    def _network_notice(self, lang: str) -> str | None:
+        if not js.navigator.onLine:
+            return t(lang, "lobby.offline")
+        if self.broker_ok is False:
+            return self._broker_text(lang)
+        return None
+
+    async def _get_config(self) -> dict[str, Any] | None:
+        if self._config is None:
+            try:
+                self._config = (await js.LC_CONFIG).to_py()
+            except Exception as exc:  # noqa: BLE001 - a malformed config or URL parameter
+                self.error = str(getattr(exc, "message", exc))
+                self.controller.render()
+                return None
+        return self._config
+
+    async def _libraries(self) -> bool:
+        """Load PeerJS and the QR code library (window.lcOnlineLibraries, static/config.js)
+        unless they are loaded; False, with the error shown, if one could not be loaded."""
+        if not self._libraries_loaded:
+            try:
+                await js.lcOnlineLibraries()
+            except Exception as exc:  # noqa: BLE001 - a script that could not be fetched
+                self.error = str(getattr(exc, "message", exc))
+                self.controller.render()
+                return False
+            self._libraries_loaded = True
+            self.controller.render()
+        return True
+
+    async def _probe_broker(self) -> None:
+        """Whether the broker answers at all (no-cors: any HTTP answer counts)."""
+        config = await self._get_config()
+        if config is None:
+            return
+        peer = config["peer"]
+        scheme = "https" if peer["secure"] else "http"
+        url = f"{scheme}://{peer['host']}:{peer['port']}{peer['path']}"
+        options = js.Object.fromEntries([["mode", "no-cors"], ["cache", "no-store"]])
+        try:
+            await js.fetch(url, options)
+            ok = True
+        except Exception:  # noqa: BLE001 - fetch rejects when the host can't be reached
+            ok = False
+        if ok != self.broker_ok:
+            self.broker_ok = ok
+            if self.phase == "lobby":
+                self.controller.render()
+
+    def _network_changed(self) -> None:
+        if self.phase == "lobby":
+            self._spawn(self._probe_broker())
+            self.controller.render()
+
+    def _hang_up(self) -> None:
+        """Leaving the page: a room being opened leaves the broker at once (a seat handed
+        over is the controller's to hang up)."""
+        if self._opening is not None:
+            self._opening.close()
+            self._opening = None
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

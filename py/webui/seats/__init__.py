@@ -1,0 +1,139 @@
+"""The seats: a match as this device sees it, whoever the other player is.
+
+The controller (webui/controller.py) drives every match through `Seat`: it renders
+`seat.view()`, sends the player's moves with `seat.submit(move)`, hears of changes it did not
+cause through `set_on_change`, and keeps `seat.saved()` under `seat.save_key`. What differs
+between matches is behind the seat:
+
+- `local.LocalMatch`: both players at this device (pass and play);
+- `computer.BotMatch`: the other player is the computer, which thinks on this device
+  (`to_think`, `think`, `play_thought`);
+- `remote_host.OnlineHost` and `remote_guest.OnlineGuest`: the other player is on another
+  page; the transport (PeerJS, webui/online/net.py) is attached to the seat, which says how
+  the connection is (`remote`), keeps it alive (`tick`) and hangs it up (`hang_up`, `leave`).
+
+Browser-free, like every seat: nothing here touches the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import Any, ClassVar, Final, NamedTuple
+
+View = dict[str, Any]
+Move = dict[str, Any]
+Steps = Generator[None, None, Move]
+"""Stepwise thinking: each step is a short piece of work; the value returned is the move."""
+
+MATCH_KEY: Final = "lostcities.match"
+"""The browser's storage key of the match held on this device (pass and play, the computer)."""
+
+
+class Remote(NamedTuple):
+    """How the other page is, as the connection badge shows it (online/screens.status_bar)."""
+
+    state: str
+    """``connected``, ``reconnecting`` or ``lost`` (online/liveness.py)."""
+    opponent: str | None
+    """The other player's name, once known."""
+    code: str
+    """The room code."""
+    error: str | None = None
+    """The other page's last refusal, or a problem with what it sent."""
+    reload: str | None = None
+    """Set when this page must reload (the other page runs another version)."""
+    host_away: str | None = None
+    """For a guest whose host is gone: ``closed`` (for now) or ``left`` (for good)."""
+
+
+class Seat:
+    """What the controller asks of a seat. The defaults are those of a match held wholly on
+    this device, with nobody to think for: a seat overrides what it does differently.
+
+    - `local_players`: the players who sit at this device (two for pass and play: the table
+      then shows a hand-off screen between their turns).
+    - `view()`: the current view (docs/architecture.md) of the local player to see the table.
+    - `submit(move)`: the local player's move (move JSON); None when accepted, else a refusal
+      for the player (and nothing changes).
+    - `set_on_change(callback)`: `callback()` runs whenever the view or the seat changes by
+      something other than `submit` (the computer's move, a message from the other page).
+    """
+
+    mode: ClassVar[str]
+    """``pass-and-play``, ``computer`` or ``online``: what kind of match this is."""
+    save_key: ClassVar[str] = MATCH_KEY
+    """Where the browser's storage keeps this seat (`saved`)."""
+
+    local_players: frozenset[int]
+    _on_change: Callable[[], None] | None = None
+
+    @property
+    def has_match(self) -> bool:
+        """Whether the match is on (an online seat waits for the other page first)."""
+        return True
+
+    def view(self) -> View:
+        """The current view for the local seat."""
+        raise NotImplementedError
+
+    def submit(self, move: Move) -> str | None:
+        """Apply `move`; None if accepted, else a player-readable refusal."""
+        raise NotImplementedError
+
+    def set_on_change(self, callback: Callable[[], None]) -> None:
+        """Register the callback run on changes that `submit` did not cause."""
+        self._on_change = callback
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
+
+    # ---- saving ----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything to resume the seat exactly, JSON-ready."""
+        raise NotImplementedError
+
+    def keeps_save(self) -> bool:
+        """Whether anything of this seat is still worth keeping (False: its save is removed
+        at once)."""
+        return True
+
+    def saved(self) -> dict[str, Any] | None:
+        """What the browser's storage keeps under `save_key` now (None: nothing, remove it)."""
+        return self.to_json() if self.keeps_save() else None
+
+    # ---- a player this device thinks for ---------------------------------------------------
+
+    def to_think(self) -> int | None:
+        """The player this device must think for now (the computer, to move), or None."""
+        return None
+
+    def think(self) -> Steps:
+        """The move of `to_think()`'s player, as stepwise work (the page runs it in slices)."""
+        raise ValueError("nobody to think for at this seat")
+
+    def play_thought(self, move: Move) -> None:
+        """Apply the move `think` chose."""
+        raise ValueError("nobody to think for at this seat")
+
+    # ---- a player on another page ----------------------------------------------------------
+
+    def remote(self, now: float) -> Remote | None:
+        """How the other page is at `now` (seconds on the page's clock), None when the other
+        player is not on another page."""
+        return None
+
+    def match_on(self) -> bool:
+        """Whether leaving now would end a match still being played (the player is asked)."""
+        return self.has_match and self.view().get("phase") != "match-end"
+
+    def tick(self, now: float) -> None:
+        """Once a second, at `now`: keep the connection alive (nothing for a local match)."""
+
+    def hang_up(self) -> None:
+        """The page is being left: close the connection at once (it resumes on the next
+        visit)."""
+
+    def leave(self) -> None:
+        """The player leaves the match for good: tell the other page, and close."""

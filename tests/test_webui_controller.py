@@ -1,0 +1,516 @@
+"""The page's one controller without a browser: every kind of match through the same paths.
+
+`MemoryPage` stands in for webui/page.py (the controller's `Display`): it keeps the frames the
+controller shows, runs what waits for a paint when the test paints, and holds the setup form's
+values. `MemoryStorage` stands in for localStorage. The seats, the engine and the screens are
+the real ones; an online host plays a real guest over an in-memory wire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pytest
+
+import lostcities
+from webui.controller import MatchController
+from webui.frame import Frame
+from webui.online.codes import GUEST_KEY, HOST_KEY
+from webui.online.screens import sync_mark
+from webui.seats import MATCH_KEY, Seat, View
+from webui.seats.computer import BotMatch
+from webui.seats.local import LocalMatch
+from webui.seats.remote_guest import OnlineGuest
+from webui.seats.remote_host import OnlineHost
+from webui.session import Session
+
+FORM = {"name1": "Ana", "name2": "Ben", "rounds": "1", "starts": "0", "mode": "local",
+        "opponent": "human"}
+
+
+class MemoryStorage:
+    """localStorage in memory; with `room`, a write that would hold more characters fails."""
+
+    def __init__(self, room: int | None = None) -> None:
+        self.items: dict[str, str] = {}
+        self.room = room
+
+    @property
+    def length(self) -> int:
+        return len(self.items)
+
+    def key(self, index: int) -> str | None:
+        return list(self.items)[index] if index < len(self.items) else None
+
+    def getItem(self, key: str) -> str | None:  # noqa: N802 - the Web Storage API's name
+        return self.items.get(key)
+
+    def setItem(self, key: str, value: str) -> None:  # noqa: N802
+        rest = sum(len(v) for k, v in self.items.items() if k != key)
+        if self.room is not None and rest + len(value) > self.room:
+            raise RuntimeError("QuotaExceededError")
+        self.items[key] = value
+
+    def removeItem(self, key: str) -> None:  # noqa: N802
+        self.items.pop(key, None)
+
+
+class Later:
+    def __init__(self, page: MemoryPage, callback: Callable[[], None]) -> None:
+        self.page, self.callback = page, callback
+
+    def request(self) -> None:
+        if self.callback not in self.page.due:
+            self.page.due.append(self.callback)
+
+
+class MemoryPage:
+    """The page as the controller sees it, in memory."""
+
+    def __init__(self, form: dict[str, object] | None = None) -> None:
+        self.form: dict[str, object] = dict(FORM if form is None else form)
+        self.frames: list[Frame] = []
+        self.due: list[Callable[[], None]] = []
+        self.windows: dict[str, list[Callable[[], None]]] = {}
+        self.every: list[Callable[[], None]] = []
+        self.logged: list[str] = []
+        self.now = 0.0
+        self.refuse: Callable[[Frame], bool] = lambda frame: False
+
+    @property
+    def shown(self) -> Frame:
+        return self.frames[-1]
+
+    def paint(self) -> None:
+        """The next paint: what waited for it runs."""
+        due, self.due = self.due, []
+        for callback in due:
+            callback()
+
+    def show(self, frame: Frame) -> None:
+        if self.refuse(frame):
+            raise RuntimeError(f"the DOM refused the {frame.screen} screen")
+        self.frames.append(frame)
+
+    def form_values(self) -> dict[str, object]:
+        return dict(self.form)
+
+    def log_open(self) -> bool:
+        return False
+
+    def hide_setup_wait(self) -> None:
+        pass
+
+    def after_paint(self, callback: Callable[[], None]) -> Later:
+        return Later(self, callback)
+
+    def every_second(self, callback: Callable[[], None]) -> None:
+        self.every.append(callback)
+
+    def on_window(self, event: str, callback: Callable[[], None]) -> None:
+        self.windows.setdefault(event, []).append(callback)
+
+    def on_update_ready(self, callback: Callable[[], None]) -> None:
+        self.on_window("lc:update-ready", callback)
+
+    def update_ready(self) -> bool:
+        return False
+
+    def apply_update(self) -> None:
+        raise AssertionError("no update here")
+
+    def reload(self) -> None:
+        raise AssertionError("no reload here")
+
+    def clock(self) -> float:
+        return self.now
+
+    def stamp(self) -> int:
+        return 1_700_000_000_000
+
+    def log(self, text: str) -> None:
+        self.logged.append(text)
+
+
+def booted(storage: MemoryStorage, page: MemoryPage | None = None) -> MatchController:
+    """A controller as the page boots it: resume what is saved, show the first screen."""
+    controller = MatchController(page or MemoryPage(), storage, "en")
+    controller.pace = 0.0
+    controller.resume()
+    controller.render()
+    return controller
+
+
+def page_of(controller: MatchController) -> MemoryPage:
+    page = controller.page
+    assert isinstance(page, MemoryPage)
+    return page
+
+
+def saved(storage: MemoryStorage) -> dict[str, Any]:
+    return json.loads(storage.items[MATCH_KEY])
+
+
+def first_legal(view: View) -> dict[str, Any]:
+    moves = [m for m in view["legal_moves"] if m["type"] != "undo"]
+    return moves[0]
+
+
+def click_move(controller: MatchController, move: dict[str, Any]) -> None:
+    """The clicks that make `move` on the table."""
+    if move["type"] in ("play", "discard"):
+        controller.click("select", {"card": move["card"]})
+        controller.click(move["type"], {})
+    elif move["type"] == "draw":
+        controller.click("draw", {"source": move["source"]})
+    elif move["type"] == "pick-job":
+        controller.click("pick-job", {"job": move["job"]})
+    else:
+        controller.click(move["type"], {})
+
+
+def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(scenario())
+
+
+async def until(condition: Callable[[], bool], rounds: int = 100_000) -> None:
+    """Let the controller's tasks run until `condition()` holds (a hang guard, no clock)."""
+    for _ in range(rounds):
+        if condition():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the condition never held")
+
+
+# ---- a match on this device ------------------------------------------------------------------
+
+
+def test_a_match_is_saved_after_the_paint_and_resumes_after_a_reload() -> None:
+    storage = MemoryStorage()
+    controller = booted(storage)
+    page = page_of(controller)
+    assert page.shown.screen == "setup"
+    controller.click("start", {})
+    assert page.shown.screen == "handoff" and "Ana" in page.shown.doc
+    assert MATCH_KEY not in storage.items  # not before the paint
+    page.paint()
+    assert saved(storage)["match"]["state"]["phase"] == "play"
+    controller.click("ready", {})
+    move = first_legal(controller.session.view())  # type: ignore[union-attr]
+    click_move(controller, move)
+    before = saved(storage)  # the ready and the play wait for the paint
+    assert before["ui"]["handoff"] is True and before["match"]["state"]["phase"] == "play"
+    page.paint()
+    assert saved(storage)["ui"]["handoff"] is False
+    assert saved(storage)["match"]["state"]["phase"] == "draw"
+    again = booted(storage)  # a reload
+    assert page_of(again).shown.screen == page.shown.screen == "turn"
+    assert page_of(again).shown.doc == page.shown.doc
+
+
+def test_a_save_that_cannot_be_loaded_is_set_aside_with_a_notice() -> None:
+    storage = MemoryStorage()
+    storage.setItem(MATCH_KEY, '{"app": "lostcities-webui"')
+    controller = booted(storage)
+    page = page_of(controller)
+    assert page.shown.screen == "setup" and controller.session is None
+    assert 'role="alert"' in page.shown.banners and "set aside" in page.shown.banners
+    assert MATCH_KEY not in storage.items
+    assert list(storage.items.values()) == ['{"app": "lostcities-webui"']
+    controller.click("dismiss-notice", {})
+    controller.click("start", {})  # the page still works
+    assert page.shown.screen == "handoff" and page.shown.banners == ""
+
+
+def test_a_match_that_cannot_be_shown_is_set_aside_and_the_setup_shows() -> None:
+    storage = MemoryStorage()
+    page = MemoryPage()
+    controller = booted(storage, page)
+    controller.click("start", {})
+    page.paint()
+    good = storage.items[MATCH_KEY]
+    page.refuse = lambda frame: frame.screen == "turn"
+    controller.click("ready", {})
+    assert page.shown.screen == "setup" and controller.session is None
+    assert "RuntimeError: the DOM refused the turn screen" in page.shown.banners
+    aside = [v for k, v in storage.items.items() if k.startswith(MATCH_KEY + ".set-aside.")]
+    assert MATCH_KEY not in storage.items and len(aside) == 1
+    assert json.loads(aside[0])["match"] == json.loads(good)["match"]
+    assert json.loads(aside[0])["ui"]["handoff"] is False  # the match as it was when it failed
+
+
+def test_a_full_storage_is_said_and_the_match_goes_on() -> None:
+    storage = MemoryStorage(room=100)
+    controller = booted(storage)
+    page = page_of(controller)
+    controller.click("start", {})
+    page.paint()
+    assert "QuotaExceededError" in page.shown.banners and MATCH_KEY not in storage.items
+    controller.click("ready", {})
+    assert page.shown.screen == "turn"
+
+
+def test_abandoning_asks_first_then_forgets_the_match() -> None:
+    storage = MemoryStorage()
+    controller = booted(storage)
+    page = page_of(controller)
+    controller.click("start", {})
+    page.paint()
+    controller.click("abandon", {})
+    assert 'data-action="abandon-yes"' in page.shown.banners
+    assert page.shown.focus == '[data-action="abandon-no"]'
+    controller.click("abandon-no", {})
+    assert page.shown.banners == "" and page.shown.screen == "handoff"
+    controller.click("abandon", {})
+    controller.click("abandon-yes", {})
+    assert page.shown.screen == "setup" and MATCH_KEY not in storage.items
+    page.paint()
+    assert MATCH_KEY not in storage.items  # no save left due
+
+
+def test_the_page_wide_actions() -> None:
+    storage = MemoryStorage()
+    controller = booted(storage)
+    page = page_of(controller)
+    controller.click("lang", {})
+    assert page.shown.lang == "es" and storage.items["lostcities.lang"] == "es"
+    controller.click("rules", {})
+    assert "rules-page" in page.shown.rules and page.shown.focus == '[data-action="rules-close"]'
+    controller.escape()
+    assert page.shown.rules == ""
+    page.form["rounds"] = "9"
+    controller.click("start", {})
+    assert page.shown.screen == "setup" and "rounds" in page.shown.banners
+    assert page.logged and controller.session is None
+
+
+# ---- the computer and hints ------------------------------------------------------------------
+
+
+def test_the_computer_thinks_in_slices_and_its_moves_are_shown_and_saved() -> None:
+    storage = MemoryStorage()
+    page = MemoryPage({**FORM, "opponent": "medium", "starts": "1"})
+
+    async def scenario() -> None:
+        controller = booted(storage, page)
+        controller.click("start", {})  # the computer (player 2) starts
+        await until(lambda: page.shown.thinking)
+        assert "is thinking" in page.shown.doc
+        seat = controller.session.seat  # type: ignore[union-attr]
+        assert isinstance(seat, BotMatch)
+        await until(lambda: seat.to_think() is None and not page.shown.thinking)
+        assert len(seat.view()["log"]) == 2  # its play and its draw
+        page.paint()
+        assert saved(storage)["match"]["bot_moves"] == 2
+        assert "thinking" not in page.shown.doc and page.shown.screen == "turn"
+
+    run(scenario)
+
+
+def test_a_hint_is_worked_out_and_shown_for_the_player_to_act() -> None:
+    async def scenario() -> None:
+        controller = booted(MemoryStorage())
+        page = page_of(controller)
+        controller.click("start", {})
+        controller.click("ready", {})
+        controller.click("hint", {})
+        assert 'aria-busy="true"' in page.shown.doc  # being worked out
+        await until(lambda: "hint-box" in page.shown.doc)
+        box = page.shown.doc.split('data-hint="', 1)[1].split('"', 1)[0]
+        move = json.loads(box.replace("&quot;", '"'))
+        assert move in controller.session.view()["legal_moves"]  # type: ignore[union-attr]
+
+    run(scenario)
+
+
+# ---- listeners and plugged screens -----------------------------------------------------------
+
+
+def test_listeners_hear_each_view_and_the_end_once() -> None:
+    storage = MemoryStorage()
+    controller = booted(storage)
+    views: list[tuple[str, str]] = []
+    ends: list[tuple[Any, str]] = []
+    controller.on_view(lambda view, seat: views.append((view["phase"], seat.mode)))
+    controller.on_match_end(lambda view, seat: ends.append((view["winner"], seat.mode)))
+    controller.click("start", {})
+    controller.click("ready", {})
+    session = controller.session
+    assert session is not None
+    for _ in range(400):
+        view = session.view()
+        if view["phase"] == "match-end":
+            break
+        if session.ui.handoff:
+            controller.click("ready", {})
+        else:
+            click_move(controller, first_legal(view))
+    assert page_of(controller).shown.screen == "match-end"
+    assert ends == [(session.view()["winner"], "pass-and-play")]
+    assert views[-1] == ("match-end", "pass-and-play") and len(views) > 50
+    controller.click("select", {"card": "R7"})  # a table action on the result: not a new end
+    assert len(ends) == 1
+    page_of(controller).paint()
+    again = MatchController(MemoryPage(), storage, "en")  # a reload
+    again.on_match_end(lambda view, seat: ends.append((view["winner"], seat.mode)))
+    again.resume()
+    again.click("select", {"card": "R7"})
+    assert len(ends) == 1  # resumed already over: not told again
+
+
+class Stats:
+    """A screen outside a match, as another feature plugs one in."""
+
+    def __init__(self) -> None:
+        self.open = False
+        self.closed = 0
+
+    def handle(self, action: str, data: dict[str, str]) -> bool:
+        if action == "stats":
+            self.open = True
+        elif action == "stats-close" and self.open:
+            self.open = False
+        else:
+            return False
+        return True
+
+    def render(self, lang: str) -> tuple[str, str] | None:
+        if not self.open:
+            return None
+        if lang == "es":
+            raise ValueError("no Spanish yet")
+        return "stats", '<section><h1>Stats</h1><button data-action="stats-close">x</button>' \
+                        '</section>'
+
+    def close(self) -> None:
+        self.open = False
+        self.closed += 1
+
+
+def test_a_plugged_screen_gets_clicks_first_and_shows_while_it_renders() -> None:
+    controller = booted(MemoryStorage())
+    page = page_of(controller)
+    stats = Stats()
+    controller.plug(stats)
+    controller.click("stats", {})
+    assert page.shown.screen == "stats" and "<h1>Stats</h1>" in page.shown.doc
+    controller.click("stats-close", {})
+    assert page.shown.screen == "setup"
+    controller.click("stats", {})
+    controller.click("lang", {})  # it can't be shown in Spanish: closed, the setup shows
+    assert stats.closed == 1 and page.shown.screen == "setup"
+    assert "no Spanish yet" in page.shown.banners
+
+
+# ---- an online match -------------------------------------------------------------------------
+
+
+class Net:
+    """A transport that only says whether it is closed."""
+
+    def __init__(self) -> None:
+        self.status: str | None = None
+        self.closed: list[float] = []
+        self.ticks = 0
+
+    def close(self, delay: float = 0.0) -> None:
+        self.closed.append(delay)
+
+    def tick(self) -> None:
+        self.ticks += 1
+
+
+class Wire:
+    """One connection between a host and a guest in memory, delivering at once."""
+
+    def __init__(self, host: OnlineHost, guest: OnlineGuest) -> None:
+        self.host, self.guest, self.open = host, guest, True
+
+    def send(self, text: str) -> None:
+        if self.open:
+            self.guest.receive(text, 0.0)
+
+    def close(self) -> None:
+        self.open = False
+
+    def connect(self) -> None:
+        assert self.host.accept(self, {"token": self.guest.token}, 0.0) is None
+        self.guest.opened(lambda text: self.host.receive(self, text, 0.0), 0.0)
+
+
+def test_an_online_match_goes_through_the_same_paths() -> None:
+    """The host's page: the seat waits, the guest's moves are shown and saved after the
+    paint under the room's key, the badge follows the connection, leaving asks first, tells
+    the guest and closes the transport, and the match this device held comes back."""
+    storage = MemoryStorage()
+    storage.setItem(MATCH_KEY, Session(LocalMatch.new(lostcities.Options(), 5, 0, ("A", "B")))
+                    .save_text() or "")
+    controller = booted(storage)
+    page = page_of(controller)
+    assert page.shown.screen == "turn" or page.shown.screen == "handoff"
+    host = OnlineHost("ABCDEF", lostcities.Options(rounds=1), 1, "Ana", 7, 0.0)
+    net = Net()
+    host.attach(net)
+    controller.play(host)
+    controller.render()
+    assert page.shown.screen == "setup"  # no plugged screen shows the waiting room here
+    page.paint()
+    assert json.loads(storage.items[HOST_KEY])["code"] == "ABCDEF"
+    guest = OnlineGuest("ABCDEF", "T" * 20, "Ben", 0.0)
+    wire = Wire(host, guest)
+    wire.connect()
+    assert page.shown.screen == "turn" and 'data-connection="connected"' in page.shown.doc
+    assert guest.view()["to_act"] == 1
+    page.paint()
+    move = first_legal(guest.view())
+    assert guest.submit(move) is None  # the guest's move, heard on the host's page
+    assert f'data-sync="{sync_mark(host.view())}"' in page.shown.doc
+    assert json.loads(storage.items[HOST_KEY])["match"]["state"]["phase"] == "play"  # unpainted
+    page.paint()
+    assert json.loads(storage.items[HOST_KEY])["match"]["state"]["phase"] == "draw"
+    page.now = 30.0  # the guest falls silent: the badge says so on the next tick
+    for tick in page.every:
+        tick()
+    assert 'data-connection="lost"' in page.shown.doc
+    controller.click("leave-room", {})
+    assert 'data-action="stay"' in page.shown.doc and controller.session is not None
+    controller.click("leave-room", {})
+    assert guest.host_away == "left" and net.closed == [0.5]
+    assert HOST_KEY not in storage.items
+    assert isinstance(controller.session.seat, LocalMatch)  # type: ignore[union-attr]
+    assert page.shown.screen in ("turn", "handoff")
+
+
+def test_a_guest_refused_by_the_host_forgets_its_seat_at_once() -> None:
+    storage = MemoryStorage()
+    controller = booted(storage)
+    guest = OnlineGuest("ABCDEF", "T" * 20, "Ben", 0.0)
+    net = Net()
+    guest.attach(net)
+    controller.play(guest)
+    page_of(controller).paint()
+    assert GUEST_KEY in storage.items
+    for _ in range(3):
+        page_of(controller).every[0]()
+    assert net.ticks == 3  # the transport's heartbeat, once a second
+    guest.opened(lambda text: None, 0.0)
+    guest.receive(json.dumps({"v": 1, "seq": 1, "type": "error", "ref_seq": None,
+                              "code": "forbidden", "message": "room ABCDEF has a guest"}), 0.0)
+    assert guest.refused and GUEST_KEY not in storage.items  # at once, not after a paint
+    page_of(controller).paint()
+    assert GUEST_KEY not in storage.items
+    controller.click("leave-room", {})  # nothing to lose: no question
+    assert controller.session is None and net.closed == [0.0]
+
+
+@pytest.mark.parametrize("mode", ["pass-and-play", "computer", "online"])
+def test_every_seat_says_its_mode(mode: str) -> None:
+    seats: dict[str, Seat] = {
+        "pass-and-play": LocalMatch.new(lostcities.Options(), 1, 0, ("A", "B")),
+        "computer": BotMatch.new(lostcities.Options(), 1, 0, ("A", "B"), "easy"),
+        "online": OnlineGuest("ABCDEF", "T" * 20, "Ben", 0.0),
+    }
+    assert seats[mode].mode == mode
