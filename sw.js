@@ -25,6 +25,16 @@
  *   starts without it (its cache is new) until a page of it posts one again.
  *   {type: "drop-bytecode"} deletes it (static/pyodide-early.mjs, when a boot from it failed).
  *   What this cannot check is the code inside the pycs: see docs/architecture.md.
+ * - boot snapshot: once a page has booted and kept its bytecode, it makes a memory snapshot of
+ *   a runtime with the game imported (static/boot-snapshot.mjs) and posts
+ *   {type: "snapshot", key: {runtime, stdlib, app}, snapshot}. It is kept in this version's
+ *   cache (under SNAPSHOT_KEY, with its SHA-256 and what it was made from in a header) if the
+ *   key names this version's runtime and app.zip and the standard library zip served now
+ *   (the bytecode zip if one is kept), and it is a well-formed container; keeping or dropping
+ *   the bytecode drops it. A GET of SNAPSHOT_URL answers it while it still matches (this
+ *   version, the same standard library served), else drops it and answers 204, never the
+ *   network. {type: "drop-snapshot", failed} deletes it; `failed` (its restore threw) also
+ *   keeps this version from taking another one.
  */
 "use strict";
 
@@ -42,6 +52,11 @@ const STDLIB_URL = new URL(STDLIB, self.location).href;
 const BYTECODE_KEY = new URL("./__bytecode-stdlib__.zip", self.location).href;
 const BYTECODE_MAX_BYTES = 32 * 1024 * 1024;
 const BYTECODE_MARKER = "lc-bytecode.txt";  // py/webui/bytecode.py MARKER
+const SNAPSHOT_URL = new URL("./__boot-snapshot__", self.location).href;
+/* Set when a snapshot of this version failed to restore: no other is taken. */
+const SNAPSHOT_FAILED_KEY = new URL("./__boot-snapshot-failed__", self.location).href;
+const SNAPSHOT_MAX_BYTES = 256 * 1024 * 1024;
+const SNAPSHOT_MAGIC = 0x3153434c;  // "LCS1", static/boot-snapshot.mjs
 const APP = "static/vendor/app.zip";
 /* The Pyodide release of the runtime files (its npm package.json, copied by scripts/build.py). */
 const RUNTIME_INFO = "static/vendor/pyodide/package.json";
@@ -112,8 +127,14 @@ self.addEventListener("message", (event) => {
   } else if (type === "bytecode" && event.ports[0]) {
     event.waitUntil(keepBytecode(event.data).then((answer) => event.ports[0].postMessage(answer)));
   } else if (type === "drop-bytecode") {
-    event.waitUntil(caches.open(CACHE).then((cache) => cache.delete(BYTECODE_KEY))
-                                      .then(() => event.ports[0]?.postMessage({dropped: true})));
+    event.waitUntil(caches.open(CACHE)
+      .then((cache) => Promise.all([cache.delete(BYTECODE_KEY), cache.delete(SNAPSHOT_URL)]))
+      .then(() => event.ports[0]?.postMessage({dropped: true})));
+  } else if (type === "snapshot" && event.ports[0]) {
+    event.waitUntil(keepSnapshot(event.data).then((answer) => event.ports[0].postMessage(answer)));
+  } else if (type === "drop-snapshot") {
+    event.waitUntil(dropSnapshot(Boolean(event.data.failed))
+      .then(() => event.ports[0]?.postMessage({dropped: true})));
   }
 });
 
@@ -121,14 +142,17 @@ async function keepBytecode({key, zip}) {
   const cache = await caches.open(CACHE);
   const refusal = await checkBytecode(cache, key, zip);
   if (refusal) return {kept: false, reason: refusal};
+  const hash = (await sha256(zip)).slice(0, 16);
   await cache.put(BYTECODE_KEY, new Response(zip, {
-    headers: {"Content-Type": "application/zip", "Content-Length": String(zip.byteLength)}}));
+    headers: {"Content-Type": "application/zip", "Content-Length": String(zip.byteLength),
+              "X-LC-Hash": hash}}));
+  await cache.delete(SNAPSHOT_URL);  // made on the zip served until now
   return {kept: true, reason: ""};
 }
 
 /* Why `zip` is not the bytecode zip that a page of this version compiles, or "" if it is. */
 async function checkBytecode(cache, key, zip) {
-  const keyRefusal = await checkKey(cache, key);
+  const keyRefusal = await checkKey(cache, key, hashOf(STDLIB));
   if (keyRefusal) return keyRefusal;
   if (!(zip instanceof ArrayBuffer) || zip.byteLength > BYTECODE_MAX_BYTES) return "not a zip";
   const entries = zipEntries(zip);
@@ -153,10 +177,10 @@ async function checkBytecode(cache, key, zip) {
   return "";
 }
 
-/* Why `key` ({runtime, stdlib, app}) is not this version's, or "" if it is. */
-async function checkKey(cache, key) {
+/* Why `key` ({runtime, stdlib, app}) is not this version's with the standard library zip
+ * `stdlib` (a hash), or "" if it is. */
+async function checkKey(cache, key, stdlib) {
   if (!key || typeof key !== "object") return "no key";
-  const hashOf = (url) => PRECACHE.files.find((file) => file.url === url)?.hash;
   const info = await cache.match(absolute(RUNTIME_INFO));
   let runtime = null;
   try {
@@ -165,9 +189,104 @@ async function checkKey(cache, key) {
     runtime = null;  // an unreadable file: no runtime matches
   }
   if (typeof runtime !== "string" || key.runtime !== runtime) return "built by another runtime";
-  if (key.stdlib !== hashOf(STDLIB)) return "built from another standard library";
+  if (typeof stdlib !== "string" || key.stdlib !== stdlib) {
+    return "built from another standard library";
+  }
   if (key.app !== hashOf(APP)) return "built by another version of the app";
   return "";
+}
+
+/* The precache hash of a file of this version. */
+function hashOf(url) {
+  return PRECACHE.files.find((file) => file.url === url)?.hash;
+}
+
+/* The hash of the standard library zip that this version serves now: the bytecode zip if one
+ * is kept, else the precached one. */
+async function servedStdlib(cache) {
+  const kept = await cache.match(BYTECODE_KEY);
+  return kept ? kept.headers.get("X-LC-Hash") : hashOf(STDLIB);
+}
+
+async function sha256(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function keepSnapshot({key, snapshot}) {
+  const cache = await caches.open(CACHE);
+  const refusal = await checkSnapshot(cache, key, snapshot);
+  if (refusal) return {kept: false, reason: refusal};
+  const meta = {build: PRECACHE.version, stdlib: key.stdlib, sha256: await sha256(snapshot)};
+  await cache.put(SNAPSHOT_URL, new Response(snapshot, {headers: {
+    "Content-Type": "application/octet-stream", "Content-Length": String(snapshot.byteLength),
+    "X-LC-Snapshot": JSON.stringify(meta)}}));
+  return {kept: true, reason: "", bytes: snapshot.byteLength};
+}
+
+/* Why `snapshot` may not be kept, or "" if it may. */
+async function checkSnapshot(cache, key, snapshot) {
+  if (await cache.match(SNAPSHOT_FAILED_KEY)) return "a snapshot of this version failed to boot";
+  const keyRefusal = await checkKey(cache, key, await servedStdlib(cache));
+  if (keyRefusal) return keyRefusal;
+  if (!(snapshot instanceof ArrayBuffer) || snapshot.byteLength > SNAPSHOT_MAX_BYTES
+      || !snapshotContainer(snapshot)) {
+    return "not a snapshot";
+  }
+  return "";
+}
+
+/* Whether `buffer` is laid out as static/boot-snapshot.mjs encodes a snapshot: its header,
+ * the ascending indexes of the pages it holds, then those pages. */
+function snapshotContainer(buffer) {
+  if (buffer.byteLength < 16) return false;
+  const view = new DataView(buffer);
+  const [magic, size, page, count] = [0, 4, 8, 12].map((at) => view.getUint32(at, true));
+  const pages = Math.ceil(size / page);
+  if (magic !== SNAPSHOT_MAGIC || page === 0 || page % 4096 || count > pages
+      || 16 + 4 * count > buffer.byteLength) {
+    return false;
+  }
+  let expected = 16 + 4 * count;
+  let previous = -1;
+  for (let i = 0; i < count; i++) {
+    const index = view.getUint32(16 + 4 * i, true);
+    if (index <= previous || index >= pages) return false;
+    expected += Math.min(page, size - index * page);
+    previous = index;
+  }
+  return expected === buffer.byteLength;
+}
+
+/* The kept snapshot while it matches what this version serves now; else it is dropped. None
+ * is "204 No Content" (not an error for the browser), with X-LC-Snapshot-Refused saying why no
+ * other will be taken once one of this version failed to boot. */
+async function serveSnapshot() {
+  const cache = await caches.open(CACHE);
+  if (await cache.match(SNAPSHOT_FAILED_KEY)) {
+    return new Response(null, {status: 204, headers: {
+      "X-LC-Snapshot-Refused": "a snapshot of this version failed to boot"}});
+  }
+  const kept = await cache.match(SNAPSHOT_URL);
+  if (kept) {
+    let meta = null;
+    try {
+      meta = JSON.parse(kept.headers.get("X-LC-Snapshot"));
+    } catch (error) {
+      meta = null;
+    }
+    if (meta && meta.build === PRECACHE.version && meta.stdlib === await servedStdlib(cache)) {
+      return kept;
+    }
+    await cache.delete(SNAPSHOT_URL);
+  }
+  return new Response(null, {status: 204});
+}
+
+async function dropSnapshot(failed) {
+  const cache = await caches.open(CACHE);
+  await cache.delete(SNAPSHOT_URL);
+  if (failed) await cache.put(SNAPSHOT_FAILED_KEY, new Response("failed"));
 }
 
 function listed(names) {
@@ -242,5 +361,6 @@ async function navigate(request) {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  if (request.url === SNAPSHOT_URL) return event.respondWith(serveSnapshot());
   event.respondWith(request.mode === "navigate" ? navigate(request) : fromCache(request));
 });

@@ -29,7 +29,7 @@ from webui.regions import Region, diff, parse
 from webui.screens import render_doc, render_rules, screen_name
 from webui.setaside import set_aside
 from webui.table import Extras
-from webui.warm_boot import keep_bytecode
+from webui.warm_boot import warm_up
 
 if TYPE_CHECKING:
     from webui.botseat import BotMatch
@@ -107,7 +107,7 @@ class Page:
         js.document.documentElement.dataset.ready = "true"
         self.kick_bot()  # a resumed match where the computer was to move goes on
         asyncio.ensure_future(self._import_later())
-        asyncio.ensure_future(keep_bytecode(lambda: self.last_input))  # for the next boots
+        asyncio.ensure_future(warm_up(lambda: self.last_input))  # for the next boots
 
     async def _import_later(self) -> None:
         for name in LATER:
