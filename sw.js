@@ -31,10 +31,12 @@
  *   cache (under SNAPSHOT_KEY, with its SHA-256 and what it was made from in a header) if the
  *   key names this version's runtime and app.zip and the standard library zip served now
  *   (the bytecode zip if one is kept), and it is a well-formed container; keeping or dropping
- *   the bytecode drops it. A GET of SNAPSHOT_URL answers it while it still matches (this
- *   version, the same standard library served), else drops it and answers 204, never the
- *   network. {type: "drop-snapshot", failed} deletes it; `failed` (its restore threw) also
- *   keeps this version from taking another one.
+ *   the bytecode drops it. A GET of SNAPSHOT_URL answers its record ({build, stdlib, sha256},
+ *   JSON) while it still matches (this version, the same standard library served), else drops
+ *   it and answers 204, never the network; the page then reads SNAPSHOT_KEY from the cache
+ *   itself (faster than through this worker) and checks its SHA-256 against the record.
+ *   {type: "drop-snapshot", failed} deletes it; `failed` (its restore threw) also keeps this
+ *   version from taking another one.
  */
 "use strict";
 
@@ -53,6 +55,7 @@ const BYTECODE_KEY = new URL("./__bytecode-stdlib__.zip", self.location).href;
 const BYTECODE_MAX_BYTES = 32 * 1024 * 1024;
 const BYTECODE_MARKER = "lc-bytecode.txt";  // py/webui/bytecode.py MARKER
 const SNAPSHOT_URL = new URL("./__boot-snapshot__", self.location).href;
+const SNAPSHOT_KEY = new URL("./__boot-snapshot__.bin", self.location).href;
 /* Set when a snapshot of this version failed to restore: no other is taken. */
 const SNAPSHOT_FAILED_KEY = new URL("./__boot-snapshot-failed__", self.location).href;
 const SNAPSHOT_MAX_BYTES = 256 * 1024 * 1024;
@@ -128,7 +131,7 @@ self.addEventListener("message", (event) => {
     event.waitUntil(keepBytecode(event.data).then((answer) => event.ports[0].postMessage(answer)));
   } else if (type === "drop-bytecode") {
     event.waitUntil(caches.open(CACHE)
-      .then((cache) => Promise.all([cache.delete(BYTECODE_KEY), cache.delete(SNAPSHOT_URL)]))
+      .then((cache) => Promise.all([cache.delete(BYTECODE_KEY), cache.delete(SNAPSHOT_KEY)]))
       .then(() => event.ports[0]?.postMessage({dropped: true})));
   } else if (type === "snapshot" && event.ports[0]) {
     event.waitUntil(keepSnapshot(event.data).then((answer) => event.ports[0].postMessage(answer)));
@@ -146,7 +149,7 @@ async function keepBytecode({key, zip}) {
   await cache.put(BYTECODE_KEY, new Response(zip, {
     headers: {"Content-Type": "application/zip", "Content-Length": String(zip.byteLength),
               "X-LC-Hash": hash}}));
-  await cache.delete(SNAPSHOT_URL);  // made on the zip served until now
+  await cache.delete(SNAPSHOT_KEY);  // made on the zip served until now
   return {kept: true, reason: ""};
 }
 
@@ -218,7 +221,7 @@ async function keepSnapshot({key, snapshot}) {
   const refusal = await checkSnapshot(cache, key, snapshot);
   if (refusal) return {kept: false, reason: refusal};
   const meta = {build: PRECACHE.version, stdlib: key.stdlib, sha256: await sha256(snapshot)};
-  await cache.put(SNAPSHOT_URL, new Response(snapshot, {headers: {
+  await cache.put(SNAPSHOT_KEY, new Response(snapshot, {headers: {
     "Content-Type": "application/octet-stream", "Content-Length": String(snapshot.byteLength),
     "X-LC-Snapshot": JSON.stringify(meta)}}));
   return {kept: true, reason: "", bytes: snapshot.byteLength};
@@ -258,34 +261,35 @@ function snapshotContainer(buffer) {
   return expected === buffer.byteLength;
 }
 
-/* The kept snapshot while it matches what this version serves now; else it is dropped. None
- * is "204 No Content" (not an error for the browser), with X-LC-Snapshot-Refused saying why no
- * other will be taken once one of this version failed to boot. */
+/* The kept snapshot's record while it matches what this version serves now; else it is
+ * dropped. None is "204 No Content" (not an error for the browser), with X-LC-Snapshot-Refused
+ * saying why no other will be taken once one of this version failed to boot. */
 async function serveSnapshot() {
   const cache = await caches.open(CACHE);
   if (await cache.match(SNAPSHOT_FAILED_KEY)) {
     return new Response(null, {status: 204, headers: {
       "X-LC-Snapshot-Refused": "a snapshot of this version failed to boot"}});
   }
-  const kept = await cache.match(SNAPSHOT_URL);
+  const kept = await cache.match(SNAPSHOT_KEY);
   if (kept) {
+    const record = kept.headers.get("X-LC-Snapshot");
     let meta = null;
     try {
-      meta = JSON.parse(kept.headers.get("X-LC-Snapshot"));
+      meta = JSON.parse(record);
     } catch (error) {
       meta = null;
     }
     if (meta && meta.build === PRECACHE.version && meta.stdlib === await servedStdlib(cache)) {
-      return kept;
+      return new Response(record, {headers: {"Content-Type": "application/json"}});
     }
-    await cache.delete(SNAPSHOT_URL);
+    await cache.delete(SNAPSHOT_KEY);
   }
   return new Response(null, {status: 204});
 }
 
 async function dropSnapshot(failed) {
   const cache = await caches.open(CACHE);
-  await cache.delete(SNAPSHOT_URL);
+  await cache.delete(SNAPSHOT_KEY);
   if (failed) await cache.put(SNAPSHOT_FAILED_KEY, new Response("failed"));
 }
 

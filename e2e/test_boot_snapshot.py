@@ -43,7 +43,7 @@ SNAPSHOT = "() => document.documentElement.dataset.snapshot"
 # The kept snapshot as the service worker stores it: {bytes, meta} or null.
 KEPT = """async () => {
     const cache = await caches.open('lostcities-' + await window.lcPwa.version());
-    const kept = await cache.match(new URL('__boot-snapshot__', document.baseURI).href);
+    const kept = await cache.match(new URL('__boot-snapshot__.bin', document.baseURI).href);
     return kept && {bytes: (await kept.arrayBuffer()).byteLength,
                     meta: JSON.parse(kept.headers.get('X-LC-Snapshot'))};
 }"""
@@ -54,7 +54,7 @@ KEPT = """async () => {
 # fails to restore).
 REWRITE = """async (how) => {
     const cache = await caches.open('lostcities-' + await window.lcPwa.version());
-    const url = new URL('__boot-snapshot__', document.baseURI).href;
+    const url = new URL('__boot-snapshot__.bin', document.baseURI).href;
     const kept = await cache.match(url);
     const bytes = new Uint8Array(await kept.arrayBuffer());
     const meta = JSON.parse(kept.headers.get('X-LC-Snapshot'));

@@ -6,8 +6,8 @@
  * Pyodide's private `_makeSnapshot` option, imports the modules the page has imported, and
  * takes `pyodide.makeMemorySnapshot()`; this module hands it to the service worker, which keeps
  * it in the version's cache if it matches that version (sw.js).
- * Used (open): static/pyodide-early.mjs asks the service worker for it before it starts the
- * runtime, checks its SHA-256 and passes it as `_loadSnapshot`.
+ * Used (open): static/pyodide-early.mjs asks the service worker whether one matches, reads it
+ * from the cache, checks its SHA-256 and passes it as `_loadSnapshot`.
  *
  * The image is stored without its empty pages (most of the runtime's 30 MB memory is zeros):
  *   u32 MAGIC, u32 size (bytes of the image), u32 PAGE, u32 count,
@@ -15,7 +15,10 @@
  *   order (the last page of the image may be short). All little-endian.
  */
 
-export const SNAPSHOT_URL = new URL("../__boot-snapshot__", import.meta.url).href;
+/* The service worker's answer: the kept snapshot's record {build, stdlib, sha256} (JSON), or
+ * 204 when none matches (sw.js); the snapshot itself is stored under SNAPSHOT_KEY. */
+const SNAPSHOT_URL = new URL("../__boot-snapshot__", import.meta.url).href;
+const SNAPSHOT_KEY = new URL("../__boot-snapshot__.bin", import.meta.url).href;
 /* Where the app's zip lives in the runtime's file system (static/pyodide-early.mjs). */
 export const APP_PATH = "/lib/lostcities-app.zip";
 export const APP_URL = new URL("./vendor/app.zip", import.meta.url).href;
@@ -79,14 +82,20 @@ export async function sha256(buffer) {
 /* {image}: a Promise of the kept snapshot's image, or null when the service worker has none
  * (the page is not controlled, or nothing matches). The Promise is apart so that the runtime
  * can start loading while the image is read; it rejects if the image is damaged (its SHA-256
- * is not the one the service worker recorded) or malformed. */
+ * is not the one the service worker recorded) or malformed. The image is read from the cache
+ * while the service worker checks its record: straight from the cache as a blob, it does not
+ * wait for the page's busy main thread chunk by chunk as a fetched body does. */
 export async function open() {
   if (!navigator.serviceWorker?.controller) return null;
-  const response = await fetch(SNAPSHOT_URL);
-  if (response.status !== 200) return null;  // 204: none
+  const stored = caches.match(SNAPSHOT_KEY).then((found) => found && found.blob());
+  stored.catch(() => {});  // awaited below when the record says there is one
+  const record = await fetch(SNAPSHOT_URL);
+  if (record.status !== 200) return null;  // 204: none
   const image = (async () => {
-    const meta = JSON.parse(response.headers.get("X-LC-Snapshot"));
-    const buffer = await response.arrayBuffer();
+    const meta = await record.json();
+    const blob = await stored;
+    if (!blob) throw new Error("boot snapshot: missing");
+    const buffer = await blob.arrayBuffer();
     if (await sha256(buffer) !== meta.sha256) throw new Error("boot snapshot: damaged");
     return decode(buffer);
   })();
@@ -110,7 +119,6 @@ export async function make(modules) {
                                                                {once: true}));
   }
   const current = await fetch(SNAPSHOT_URL);
-  await current.body?.cancel();
   const refused = current.status === 200 ? "one is kept already"
     : current.headers.get("X-LC-Snapshot-Refused");
   if (refused) return {kept: false, reason: refused};
