@@ -1,8 +1,8 @@
-"""Boot snapshots: once a visit has booted and been left idle, the next visits start Python from
-a memory snapshot with the game imported (static/boot-snapshot.mjs, static/snapshot-worker.mjs,
-static/pyodide-early.mjs, sw.js, py/webui/warm_boot.py). <html data-boot> says which way a page
-booted; a damaged snapshot, one from another build and one that fails to restore are dropped
-and the page boots the normal way, with no difference to the player.
+"""Boot snapshots: once a visit has booted and been left idle, the next visits start Python from a
+memory snapshot with the game imported (static/boot-snapshot.mjs, static/snapshot-worker.mjs,
+static/pyodide-early.mjs, static/sw-kept.js, py/webui/warm_boot.py). <html data-boot> says which
+way a page booted; a damaged snapshot, one from another build and one that fails to restore are
+dropped and the page boots the normal way, with no difference to the player.
 
 Served like Netlify (its Content-Security-Policy included) in persistent profiles, with
 test_pwa.py's fixtures; rounds are played by test_table.py's click-bot, which checks the scores

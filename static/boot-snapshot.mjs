@@ -5,7 +5,7 @@
  * (py/webui/warm_boot.py), a worker (static/snapshot-worker.mjs) boots a second runtime with
  * Pyodide's private `_makeSnapshot` option, imports the modules the page has imported, and
  * takes `pyodide.makeMemorySnapshot()`; this module hands it to the service worker, which keeps
- * it in the version's cache if it matches that version (sw.js).
+ * it in the version's cache if it matches that version (static/sw-kept.js).
  * Used (open): static/pyodide-early.mjs asks the service worker whether one matches, reads it
  * from the cache, checks its SHA-256 and passes it as `_loadSnapshot`.
  *
@@ -16,13 +16,14 @@
  */
 
 /* The service worker's answer: the kept snapshot's record {build, stdlib, sha256} (JSON), or
- * 204 when none matches (sw.js); the snapshot itself is stored under SNAPSHOT_KEY. */
+ * 204 when none matches (static/sw-kept.js); the snapshot itself is stored under
+ * SNAPSHOT_KEY. */
 const SNAPSHOT_URL = new URL("../__boot-snapshot__", import.meta.url).href;
 const SNAPSHOT_KEY = new URL("../__boot-snapshot__.bin", import.meta.url).href;
 /* Where the app's zip lives in the runtime's file system (static/pyodide-early.mjs). */
 export const APP_PATH = "/lib/lostcities-app.zip";
 export const APP_URL = new URL("./vendor/app.zip", import.meta.url).href;
-const MAGIC = 0x3153434c;  // "LCS1"; sw.js checks the layout too
+const MAGIC = 0x3153434c;  // "LCS1"; static/sw-kept.js checks the layout too
 const PAGE = 65536;
 
 /* The image without its empty pages (an ArrayBuffer). */
@@ -42,7 +43,8 @@ export function encode(image) {
   const sizes = kept.map((index) => Math.min(PAGE, image.length - index * PAGE));
   const out = new Uint8Array(16 + 4 * kept.length + sizes.reduce((a, b) => a + b, 0));
   const view = new DataView(out.buffer);
-  [MAGIC, image.length, PAGE, kept.length].forEach((value, i) => view.setUint32(4 * i, value, true));
+  const header = [MAGIC, image.length, PAGE, kept.length];
+  header.forEach((value, i) => view.setUint32(4 * i, value, true));
   let at = 16 + 4 * kept.length;
   kept.forEach((index, i) => {
     view.setUint32(16 + 4 * i, index, true);

@@ -42,8 +42,9 @@ def _app_zip() -> str:
 
 
 def boot_key(stdlib: bytes) -> dict[str, str]:
-    """What this boot ran on, as the service worker checks it (sw.js): the Pyodide release and
-    the hashes (as in the precache list) of the standard library zip `stdlib` and app.zip."""
+    """What this boot ran on, as the service worker checks it (static/sw-kept.js): the Pyodide
+    release and the hashes (as in the precache list) of the standard library zip `stdlib` and
+    app.zip."""
     import hashlib  # not at boot: only a page left idle gets here
 
     import pyodide  # type: ignore[import-not-found]
