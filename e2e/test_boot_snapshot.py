@@ -48,25 +48,26 @@ KEPT = """async () => {
                     meta: JSON.parse(kept.headers.get('X-LC-Snapshot'))};
 }"""
 # Rewrites the kept snapshot in the service worker's cache, as storage could:
-# "damaged": a byte of it changed (its SHA-256 no longer matches);
+# "damaged": a byte of it changed (its checksum no longer matches);
 # "older": recorded for another build of the app;
-# "not-an-image": every page of the image zeroed, with a SHA-256 that matches (it is read, then
-# fails to restore).
+# "not-an-image": a well-formed container (static/boot-snapshot.mjs) of an image of the same
+# size that is all zeros: it is read, then fails to restore.
 REWRITE = """async (how) => {
     const cache = await caches.open('lostcities-' + await window.lcPwa.version());
     const url = new URL('__boot-snapshot__.bin', document.baseURI).href;
     const kept = await cache.match(url);
-    const bytes = new Uint8Array(await kept.arrayBuffer());
+    let bytes = new Uint8Array(await kept.arrayBuffer());
     const meta = JSON.parse(kept.headers.get('X-LC-Snapshot'));
     if (how === 'damaged') bytes[bytes.length >> 1] ^= 0xff;
     if (how === 'older') meta.build = '0123456789abcdef';
     if (how === 'not-an-image') {
-        bytes.fill(0, 16 + 4 * new DataView(bytes.buffer).getUint32(12, true));
-        const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-        meta.sha256 = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+        const format = await import(new URL('static/boot-snapshot.mjs', document.baseURI).href);
+        const size = new DataView(bytes.buffer).getUint32(4, true);
+        bytes = new Uint8Array(format.encode(new Uint8Array(size)));
     }
     const headers = new Headers(kept.headers);
     headers.set('X-LC-Snapshot', JSON.stringify(meta));
+    headers.set('Content-Length', String(bytes.byteLength));
     await cache.put(url, new Response(bytes, {headers}));
 }"""
 

@@ -17,13 +17,13 @@
  * - Boot snapshot: once a page has booted and kept its bytecode, it makes a memory snapshot of
  *   a runtime with the game imported (static/boot-snapshot.mjs) and posts
  *   {type: "snapshot", key: {runtime, stdlib, app}, snapshot}. It is kept in this version's
- *   cache (under SNAPSHOT_KEY, with its SHA-256 and what it was made from in a header) if the
- *   key names this version's runtime and app.zip and the standard library zip served now
- *   (the bytecode zip if one is kept), and it is a well-formed container; keeping or dropping
- *   the bytecode drops it. A GET of SNAPSHOT_URL answers its record ({build, stdlib, sha256},
- *   JSON) while it still matches (this version, the same standard library served), else drops
- *   it and answers 204, never the network; the page then reads SNAPSHOT_KEY from the cache
- *   itself (faster than through this worker) and checks its SHA-256 against the record.
+ *   cache (under SNAPSHOT_KEY, with what it was made from in a header) if the key names this
+ *   version's runtime and app.zip and the standard library zip served now (the bytecode zip if
+ *   one is kept), and it is a well-formed container; keeping or dropping the bytecode drops it.
+ *   A GET of SNAPSHOT_URL answers its record ({build, stdlib}, JSON) while it still matches
+ *   (this version, the same standard library served), else drops it and answers 204, never
+ *   the network; the page then reads SNAPSHOT_KEY from the cache itself (faster than through
+ *   this worker) and checks it (the container's checksum).
  *   {type: "drop-snapshot", failed} deletes it; `failed` (its restore threw) also keeps this
  *   version from taking another one.
  */
@@ -37,8 +37,9 @@ const SNAPSHOT_KEY = new URL("./__boot-snapshot__.bin", self.location).href;
 /* Set when a snapshot of this version failed to restore: no other is taken. */
 const SNAPSHOT_FAILED_KEY = new URL("./__boot-snapshot-failed__", self.location).href;
 const SNAPSHOT_MAX_BYTES = 256 * 1024 * 1024;
-const SNAPSHOT_MAGIC = 0x3153434c;  // "LCS1", static/boot-snapshot.mjs
+const SNAPSHOT_MAGIC = 0x3253434c;  // "LCS2", static/boot-snapshot.mjs
 const SNAPSHOT_PAGE = 65536;
+const SNAPSHOT_HEADER = 24;
 const APP = "static/vendor/app.zip";
 /* The Pyodide release of the runtime files (its npm package.json, copied by scripts/build.py). */
 const RUNTIME_INFO = "static/vendor/pyodide/package.json";
@@ -128,7 +129,7 @@ async function keepSnapshot({key, snapshot}) {
   const cache = await caches.open(CACHE);
   const refusal = await checkSnapshot(cache, key, snapshot);
   if (refusal) return {kept: false, reason: refusal};
-  const meta = {build: PRECACHE.version, stdlib: key.stdlib, sha256: await sha256(snapshot)};
+  const meta = {build: PRECACHE.version, stdlib: key.stdlib};
   await cache.put(SNAPSHOT_KEY, new Response(snapshot, {headers: {
     "Content-Type": "application/octet-stream", "Content-Length": String(snapshot.byteLength),
     "X-LC-Snapshot": JSON.stringify(meta)}}));
@@ -148,20 +149,21 @@ async function checkSnapshot(cache, key, snapshot) {
 }
 
 /* Whether `buffer` is laid out as static/boot-snapshot.mjs encodes a snapshot: its header,
- * the ascending indexes of the pages it holds, then those pages. */
+ * the ascending indexes of the pages it holds, then those pages (its checksum is the page's to
+ * check, when it reads it back). */
 function snapshotContainer(buffer) {
-  if (buffer.byteLength < 16) return false;
+  if (buffer.byteLength < SNAPSHOT_HEADER) return false;
   const view = new DataView(buffer);
   const [magic, size, page, count] = [0, 4, 8, 12].map((at) => view.getUint32(at, true));
   const pages = Math.ceil(size / page);
   if (magic !== SNAPSHOT_MAGIC || page !== SNAPSHOT_PAGE || count > pages
-      || 16 + 4 * count > buffer.byteLength) {
+      || SNAPSHOT_HEADER + 4 * count > buffer.byteLength) {
     return false;
   }
-  let expected = 16 + 4 * count;
+  let expected = SNAPSHOT_HEADER + 4 * count;
   let previous = -1;
   for (let i = 0; i < count; i++) {
-    const index = view.getUint32(16 + 4 * i, true);
+    const index = view.getUint32(SNAPSHOT_HEADER + 4 * i, true);
     if (index <= previous || index >= pages) return false;
     expected += Math.min(page, size - index * page);
     previous = index;

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import struct
 import subprocess
 import zipfile
 from pathlib import Path
@@ -85,16 +86,30 @@ def test_an_image_comes_back_whole_and_its_empty_pages_are_not_stored() -> None:
         assert answer["same"] is True and answer["container"] is True
         busy = {at // 65536 for at, byte in enumerate(image) if byte}
         pages = sum(min(65536, len(image) - page * 65536) for page in busy)
-        assert answer["stored"] == 16 + 4 * len(busy) + pages
+        assert answer["stored"] == 24 + 4 * len(busy) + pages
 
 
-def container(size: int, pages: list[int], page_size: int = 65536,
-              magic: int = 0x3153434C, extra: bytes = b"") -> list[int]:
-    """A container laid out as `encode` writes one, with pages of 0x01 bytes."""
-    body = b"".join(bytes([1]) * min(page_size, size - page * page_size) for page in pages)
+def checksum(body: bytes) -> tuple[int, int]:
+    """Fletcher's checksum over little-endian 32-bit words, the last few bytes one by one."""
+    a, b, whole = 1, 0, len(body) // 4 * 4
+    for value in [word for (word,) in struct.iter_unpack("<I", body[:whole])] + list(body[whole:]):
+        a = (a + value) % 2**32
+        b = (b + a) % 2**32
+    return a, b
+
+
+def container(size: int, pages: list[int], page_size: int = 65536, magic: int = 0x3253434C,
+              extra: bytes = b"", damage: bool = False) -> list[int]:
+    """A container laid out as `encode` writes one, with pages of 0x01 bytes; `damage`: one
+    byte changed after its checksum was taken."""
+    body = b"".join(value.to_bytes(4, "little") for value in pages) + b"".join(
+        bytes([1]) * min(page_size, size - page * page_size) for page in pages)
     head = b"".join(value.to_bytes(4, "little")
-                    for value in (magic, size, page_size, len(pages), *pages))
-    return list(head + body + extra)
+                    for value in (magic, size, page_size, len(pages), *checksum(body)))
+    data = bytearray(head + body + extra)
+    if damage:
+        data[len(data) // 2] ^= 0xFF
+    return list(data)
 
 
 @pytest.mark.parametrize(("data", "good"), [
@@ -106,12 +121,18 @@ def container(size: int, pages: list[int], page_size: int = 65536,
     (container(200_000, [0, 3], extra=b"\0"), False),
     (container(200_000, [0, 3])[:-1], False),
     (container(200_000, [1], page_size=4096 * 3), False),  # not the page size encode writes
-    (list(b"LCS1"), False),
+    (list(b"LCS2"), False),
 ])
 def test_the_page_and_the_service_worker_refuse_the_same_malformed_containers(
     data: list[int], good: bool
 ) -> None:
     assert run([{"kind": "container", "data": data}]) == [{"decoded": good, "container": good}]
+
+
+def test_the_page_refuses_a_container_damaged_after_it_was_written() -> None:
+    # Well-formed, so the service worker took it; its checksum no longer matches.
+    assert run([{"kind": "container", "data": container(200_000, [0, 3], damage=True)}]) == [
+        {"decoded": False, "container": True}]
 
 
 def make_zip(entries: dict[str, bytes], method: int = zipfile.ZIP_STORED,
