@@ -67,6 +67,9 @@ LIT_JS = """() => [...document.querySelectorAll('#screen .drop-target')].map(
   (z) => `${z.dataset.zone}:${z.dataset.colour}`).sort()"""
 ZONE_CARDS_JS = """(selector) => [...document.querySelectorAll(
   `#screen ${selector} [data-card]`)].map((c) => c.dataset.card)"""
+NEXT_FRAME_JS = "() => new Promise((done) => requestAnimationFrame(done))"
+"""Resolves in the next frame, after the callbacks requested before it (motion.js starts its
+animations in the frame after a patch)."""
 SETTLED_JS = "() => new Promise((done) => setTimeout(() => setTimeout(done, 0), 0))"
 """Resolves once the page has run the tasks queued before it (and those they queued)."""
 AFTER_PAINT_JS = """() => new Promise((done) => requestAnimationFrame(
@@ -192,8 +195,9 @@ def test_cards_fly_from_where_they_were_and_never_hold_up_a_click(
     origin = centre_of(page, card_button(high))
     page.locator('#screen [data-action="play"]').click()
     played = f"#screen {exp(high[0])} [data-card='{high}']"
-    # right after the click: the card in the expedition is flying, by a script animation
-    # (not only the CSS pop of a fresh card), from where it was in the hand
+    # in the frame after the click: the card in the expedition is flying, by a script
+    # animation (not only the CSS pop of a fresh card), from where it was in the hand
+    page.evaluate(NEXT_FRAME_JS)
     flying = page.evaluate("""(selector) => { const el = document.querySelector(selector);
       const own = el.getAnimations().filter((a) => !(a instanceof CSSAnimation));
       const running = own.filter((a) => a.playState === 'running');
@@ -239,6 +243,7 @@ def test_reduced_motion_moves_nothing(open_app: Callable[..., AppPage]) -> None:
     page = app.page
     page.locator(card_button(high)).click()
     page.locator('#screen [data-action="play"]').click()
+    page.evaluate(NEXT_FRAME_JS)
     assert page.evaluate("() => document.getAnimations().length") == 0
     assert page.locator(f"#screen {exp(high[0])} [data-card='{high}']").count() == 1
     draw_and_wait_for_the_computer(page)
@@ -251,9 +256,16 @@ def test_reduced_motion_moves_nothing(open_app: Callable[..., AppPage]) -> None:
 # -- drag and drop -----------------------------------------------------------------------------
 
 
+def still(page: Page, selector: str) -> None:
+    """Wait until the element runs no animation (a card put back after a drop moves)."""
+    page.wait_for_function("""(selector) => document.querySelector(selector).getAnimations()
+      .every((a) => a.playState !== 'running')""", arg=selector)
+
+
 def mouse_drag(page: Page, source: str, target: str, check: Callable[[], None] | None = None
                ) -> None:
     """Press on `source`, move onto `target` in steps, run `check()`, release."""
+    still(page, source)
     start = page.locator(source).bounding_box()
     end = page.locator(target).bounding_box()
     assert start and end
@@ -280,6 +292,7 @@ def test_a_mouse_drag_plays_and_discards_and_an_illegal_drop_changes_nothing(
     mouse_drag(page, card_button(high), f"#screen {exp(high[0])}", lit_for_high)
     assert page.evaluate(ZONE_CARDS_JS, exp(high[0])) == [high]
     assert high not in page.evaluate(HAND_JS) and page.evaluate(LIT_JS) == []
+    page.evaluate(NEXT_FRAME_JS)
     assert page.locator(f"#screen {exp(high[0])} [data-card='{high}'][data-moving]").count() == 1
     draw_and_wait_for_the_computer(page)
 
@@ -307,7 +320,10 @@ def test_a_mouse_drag_plays_and_discards_and_an_illegal_drop_changes_nothing(
     page.keyboard.press("Enter")
     assert page.evaluate(PICKED_JS) == []
 
-    # a card already picked stays picked after a drop elsewhere
+    # what was picked before the drag is picked after a drop elsewhere
+    page.locator(card_button(other)).click()
+    mouse_drag(page, card_button(low), f"#screen {exp(low[0])}")
+    assert page.evaluate(PICKED_JS) == [other] and page.evaluate(HAND_JS) == hand_now
     page.locator(card_button(low)).click()
     mouse_drag(page, card_button(low), f"#screen {exp(low[0])}")
     assert page.evaluate(PICKED_JS) == [low] and page.evaluate(HAND_JS) == hand_now
@@ -332,6 +348,7 @@ def touch_context(browser: Browser, lc_server: Server) -> Iterator[BrowserContex
 
 def touch_drag(cdp: CDPSession, page: Page, source: str, target: str | None) -> None:
     """A finger on `source`, moved onto `target` in steps (or not moved: a tap), lifted."""
+    still(page, source)
     start = page.locator(source).bounding_box()
     assert start
     x, y = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2

@@ -11,7 +11,8 @@
      (class `drop-target`, plus `drop-over` while the pointer is over one);
    - the card follows the pointer (CSS `translate`, class `dragging`);
    - dropped on a lit target, the page's Play or Discard button is clicked; dropped anywhere
-     else (or the pointer cancelled), the card goes back, and is unpicked if the drag picked it.
+     else (or the pointer cancelled), the card goes back and the picked card is the one picked
+     before the drag (or none).
 
    Pointer Events serve the mouse, touch and pens alike; hand cards have `touch-action: none`
    (app.css) so that a drag on one never scrolls the page. The click that the browser may send
@@ -53,6 +54,8 @@
     const found = find(state);
     if (found === null || found.card.disabled) return false;
     state.wasPicked = pickedCopy(found.hand, state.code) !== null;
+    const before = found.hand.querySelector('[data-action="select"][aria-pressed="true"]');
+    state.before = before ? before.dataset.card : null;  // the card picked before, if another
     if (!state.wasPicked) found.card.click();
     const now = find(state);
     if (now === null || pickedCopy(now.hand, state.code) === null) return false;
@@ -156,10 +159,12 @@
       delete card.dataset.dragY;
     }
     putBack(card, state.dx, state.dy);
-    if (!state.wasPicked) {  // the drag picked it: unpick it
+    if (!state.wasPicked) {  // the drag picked it: pick again what was picked before, or none
       const found = find(state);
+      const again = found && state.before && copies(found.hand, state.before)[0];
       const picked = found && pickedCopy(found.hand, state.code);
-      if (picked) picked.click();
+      if (again) again.click();
+      else if (picked) picked.click();
     }
   }
 
@@ -179,7 +184,7 @@
     drag = {
       id: event.pointerId, card, code, copy: copies(hand, code).indexOf(card),
       player: hand.dataset.player ?? "", x: event.clientX, y: event.clientY, dx: 0, dy: 0,
-      started: false, wasPicked: false, targets: [],
+      started: false, wasPicked: false, before: null, targets: [],
     };
     addEventListener("pointermove", onMove, true);
     addEventListener("pointerup", onEnd, true);

@@ -1,16 +1,19 @@
 /* Motion that helps reading the table: a card that changes place moves there (FLIP).
 
    Python patches the screen (#screen) synchronously on each click, peer message or computer
-   move. A MutationObserver on #screen then compares every card's place with its place in the
-   previous settled screen and, before the browser paints, starts a short Web Animation that
-   carries each card from where it was to where it is now:
+   move. A MutationObserver on #screen sees each patch: when cards came or went, the next
+   frame (a requestAnimationFrame callback, before that frame is painted: the click's own
+   handling is not made longer) compares every card's place with its place in the previous
+   settled screen and starts a short Web Animation that carries each card from where it was
+   to where it is now; otherwise (a card picked, a new screen, a new window size) the places
+   are only measured again once the screen has been painted:
 
    - a card still in its zone (hand, an expedition, a pile: `[data-zone]` with its
      `data-player` and `data-colour`) that moved slides there (the hand closing up, say);
      equal handshakes share a code, so cards are paired by code and order within a zone;
    - a card that arrives in another zone flies from the place it left (a hand card played or
      discarded, a pile top drawn). Without such a place it flies from where it must have
-     come from: the opponent's hand (whose backs carry no code) for a card the opponent
+     come from: the opponent's hand (`.backs`: no codes) for a card the opponent
      played or discarded, the deck for a card drawn from it; a back that joins the
      opponent's hand flies from the pile whose top left, else from the deck. A pile's new
      top that was only uncovered stays put.
@@ -40,16 +43,33 @@
   let screen = null;
   let last = null;  // the settled screen: see snapshot()
 
-  /** The centre of an element's layout box in page coordinates, or null if not rendered. */
-  function centre(element) {
-    if (element.offsetParent === null) return null;
-    let x = element.offsetWidth / 2;
-    let y = element.offsetHeight / 2;
-    for (let node = element; node !== null; node = node.offsetParent) {
-      x += node.offsetLeft;
-      y += node.offsetTop;
-    }
-    return {x, y};
+  /** A measure of layout places relative to #screen for one snapshot (offsets: transforms
+      left out), remembering each offset parent's place: cards share a few of them. */
+  function measurer() {
+    const origins = new Map();
+    const origin = (node) => {
+      if (node === null) return {x: 0, y: 0};
+      let place = origins.get(node);
+      if (place === undefined) {
+        const parent = origin(node.offsetParent);
+        place = {x: parent.x + node.offsetLeft, y: parent.y + node.offsetTop};
+        origins.set(node, place);
+      }
+      return place;
+    };
+    /** The centre of an element's layout box, or null when it is not rendered. */
+    const centre = (element) => {
+      if (element.offsetParent === null) return null;
+      const parent = origin(element.offsetParent);
+      return {x: parent.x + element.offsetLeft + element.offsetWidth / 2,
+              y: parent.y + element.offsetTop + element.offsetHeight / 2};
+    };
+    const base = centre(screen);
+    if (base === null) return null;
+    return (element) => {
+      const place = centre(element);
+      return place && {x: place.x - base.x, y: place.y - base.y};
+    };
   }
 
   function zoneKey(zone) {
@@ -57,32 +77,34 @@
     return `${data.zone}|${data.player ?? ""}|${data.colour ?? ""}`;
   }
 
+  /** Which screen, seen by which player: places compare only within one. */
+  function screenKey() {
+    const mine = screen.querySelector('[data-zone="hand"]:not(.backs)');
+    return `${document.body.dataset.screen ?? ""}|${mine ? mine.dataset.player : ""}`;
+  }
+
   /** Every zone and card of the screen with its place, or null when it is not shown. */
   function snapshot() {
-    const base = centre(screen);
-    if (base === null) return null;
+    const place = measurer();
+    if (place === null) return null;
     const mine = screen.querySelector('[data-zone="hand"]:not(.backs)');
     const zones = new Map();  // zone key -> {zone, player, colour, x, y, cards, backs}
     for (const element of screen.querySelectorAll("[data-zone]")) {
-      const place = centre(element);
-      if (place === null) continue;
+      const centre = place(element);
+      if (centre === null) continue;
       const data = element.dataset;
-      zones.set(zoneKey(element), {
-        zone: data.zone, player: data.player, colour: data.colour,
-        x: place.x - base.x, y: place.y - base.y, cards: [], backs: 0,
-      });
+      const zone = {zone: data.zone, player: data.player, colour: data.colour,
+                    x: centre.x, y: centre.y, cards: [], backs: 0};
+      zones.set(zoneKey(element), zone);
+      for (const card of element.querySelectorAll("[data-card], .back")) {
+        const at = place(card);
+        if (at === null) continue;
+        const code = card.dataset.card ?? "?";
+        if (code === "?") zone.backs += 1;
+        zone.cards.push({element: card, code, x: at.x, y: at.y});
+      }
     }
-    for (const element of screen.querySelectorAll("[data-zone] [data-card], [data-zone] .back")) {
-      const zoneElement = element.closest("[data-zone]");
-      const zone = zones.get(zoneKey(zoneElement));
-      const place = zone && centre(element);
-      if (!place) continue;
-      const code = element.dataset.card ?? "?";
-      if (code === "?") zone.backs += 1;
-      zone.cards.push({element, code, x: place.x - base.x, y: place.y - base.y});
-    }
-    const key = `${document.body.dataset.screen ?? ""}|${mine ? mine.dataset.player : ""}`;
-    return {key, me: mine ? mine.dataset.player : null, zones};
+    return {key: screenKey(), me: mine ? mine.dataset.player : null, zones};
   }
 
   /** Where the element shows now relative to its layout place (a move in flight). */
@@ -108,12 +130,8 @@
     if (element.classList.contains("dragging")) return;
     const dx = Math.round(from.x - card.x);
     const dy = Math.round(from.y - card.y);
-    const previous = flights.get(element);
-    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) {
-      if (previous) previous.animation.cancel();
-      return;
-    }
-    if (previous) previous.animation.cancel();
+    flights.get(element)?.animation.cancel();
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
     const animation = element.animate(
       [{translate: `${dx}px ${dy}px`}, {translate: "0px 0px"}],
       {duration: DURATION, easing: EASING});
@@ -183,14 +201,38 @@
     return null;  // a pile's top uncovered by a draw
   }
 
-  function update() {
-    const now = reduced.matches ? null : snapshot();
-    const before = last;
+  let waiting = null;  // the places before cards came or went, until the next frame
+
+  /** Cards came or went: fly them in the next frame (before it is painted, so the new
+      places show only as the end of each move), from the places before this patch. */
+  function changed() {
+    if (waiting !== null) return;  // a frame is coming already, from the earlier places
+    if (last === null || document.hidden) {
+      last = null;  // nothing to compare with (or nothing shown): measured once painted
+      later();
+      return;
+    }
+    waiting = last;
+    requestAnimationFrame(() => {
+      const before = waiting;
+      waiting = null;
+      if (reduced.matches) last = null;
+      else flyFrom(before);
+    });
+  }
+
+  /** Fly every card whose place changed since `before`, and keep the new places. */
+  function flyFrom(before) {
+    if (before.key !== screenKey()) {  // another screen: no move, places measured anew
+      last = null;
+      later();
+      return;
+    }
+    const now = snapshot();
     last = now;
-    if (now === null || before === null || before.key !== now.key) return;
+    if (now === null) return;
     const {arrivals, departures} = pair(before, now);
-    const left = [];
-    for (const departure of departures) left.push(departure);
+    const left = [...departures];
     const pending = [];
     for (const arrival of arrivals) {  // a card seen leaving another zone
       const index = left.findIndex(
@@ -204,22 +246,49 @@
     }
   }
 
+  let measuring = false;
+  /** Measure the places once the screen has been painted (off the input's path): after a
+      patch that moved no card in or out, a new screen, a new window size. */
+  function later() {
+    if (measuring) return;
+    measuring = true;
+    const measure = () => {
+      measuring = false;
+      last = reduced.matches ? null : snapshot();
+    };
+    if (document.hidden) setTimeout(measure, 0);
+    else requestAnimationFrame(() => setTimeout(measure, 0));
+  }
+
+  const CARDS = "[data-card], .back, [data-zone]";
+  /** Whether a batch of mutations added or removed a card (or a zone that holds cards). */
+  function movesCards(records) {
+    for (const record of records) {
+      if (record.type !== "childList") continue;
+      for (const nodes of [record.addedNodes, record.removedNodes]) {
+        for (const node of nodes) {
+          if (node.nodeType === 1 && (node.matches(CARDS) || node.querySelector(CARDS))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
   function watch(element) {
     screen = element;
     new MutationObserver((records) => {
-      if (records.every((r) => r.type === "attributes" && OWN.has(r.attributeName))) return;
-      update();
+      if (reduced.matches) {
+        last = null;
+      } else if (movesCards(records)) {
+        changed();
+      } else if (!records.every((r) => r.type === "attributes" && OWN.has(r.attributeName))) {
+        later();  // the same cards: their places may have shifted a little
+      }
     }).observe(screen, {childList: true, subtree: true, attributes: true});
-    let resized = false;
-    addEventListener("resize", () => {  // a new layout: places measured again, no move
-      if (resized) return;
-      resized = true;
-      requestAnimationFrame(() => {
-        resized = false;
-        last = reduced.matches ? null : snapshot();
-      });
-    });
-    update();
+    addEventListener("resize", () => later());
+    later();
   }
 
   // #screen is made by Python once it has booted (py/webui/app.py)
