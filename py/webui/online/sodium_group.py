@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import JsException  # type: ignore[import-not-found]
+from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found]
 
 from lostcities.fair.group import POINT_BYTES, SCALAR_BYTES, UNIFORM_BYTES, WIDE_BYTES, is_scalar
 
@@ -24,10 +24,9 @@ def _need(data: bytes, size: int, what: str) -> None:
 
 
 def _array(data: bytes) -> Any:
-    """A new ``Uint8Array`` holding a copy of ``data``."""
-    array = js.Uint8Array.new(len(data))
-    array.assign(data)
-    return array
+    """A new ``Uint8Array`` holding a copy of ``data`` (``to_js`` copies a buffer: half the
+    cost of filling a new array from Python)."""
+    return to_js(data)
 
 
 class JsSodiumGroup:
