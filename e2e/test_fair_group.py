@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import AppPage
+from conftest import STATE_TIMEOUT_MS, AppPage, Server, wait_ready
 from nacl import bindings
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page, Route
 
 from lostcities import Draw, Move, Options, Undo, move_from_json, move_to_json
 from lostcities.fair import FairPeer
@@ -132,6 +132,36 @@ def page_group(open_app: Callable[..., AppPage]) -> AppPage:
         sorted(SODIUM_FILES)  # once each
     run(app.page, "from webui.online.sodium_group import JsSodiumGroup\ngroup = JsSodiumGroup()")
     return app
+
+
+def test_a_failed_libsodium_load_is_reported_and_the_next_call_loads_it(
+        browser: Browser, lc_server: Server) -> None:
+    # no service worker: it would answer from its cache, past the route
+    context = browser.new_context(service_workers="block")
+    context.set_default_timeout(STATE_TIMEOUT_MS)
+    page = context.new_page()
+    served: list[str] = []
+
+    def flaky(route: Route) -> None:
+        served.append(route.request.url)
+        if len(served) == 1:
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/static/vendor/sodium/libsodium-sumo.js", flaky)
+    try:
+        page.goto(lc_server.url)
+        wait_ready(page)
+        load = """() => window.lcOnlineLibraries().then(
+            () => typeof window.sodium.crypto_scalarmult_ed25519_noclamp, (e) => e.message)"""
+        assert page.evaluate(load).startswith(
+            "Lost Cities: could not load static/vendor/sodium/libsodium-wrappers.js (TypeError")
+        assert page.evaluate("() => typeof window.sodium") == "undefined"
+        assert page.evaluate(load) == "function"
+        assert len(served) == 2
+    finally:
+        context.close()
 
 
 def test_the_page_group_gives_the_native_vectors(page_group: AppPage) -> None:
