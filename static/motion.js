@@ -149,7 +149,7 @@
   /** Pair the cards of each zone with the previous screen's; list who arrived and left. */
   function pair(before, now) {
     const arrivals = [];
-    const departures = [];  // {zoneKey, zone, entry}
+    const departures = [];  // {key, zone, entry}: a card no longer in its zone
     for (const [key, zone] of now.zones) {
       const old = before.zones.get(key);
       const pool = new Map();
