@@ -26,6 +26,7 @@ import json
 import os
 import re
 import sys
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -107,18 +108,24 @@ NOBLE = '''async (prefix) => {
   };
 }'''
 
-# One multiplication, raw in JavaScript, in microseconds (median of 5 batches).
-RAW_MULT = '''(name) => {
-  const lib = window[name];
+# One multiplication, raw in JavaScript, per library (window[name] for each name), in
+# microseconds: 15 batches of each, the libraries taking turns so that both see the same load;
+# the fastest batch (the least disturbed) and the median.
+RAW_MULTS = '''(names) => {
   const p = window.sodium.crypto_core_ed25519_from_uniform(new Uint8Array(32).fill(3));
   const s = window.sodium.crypto_core_ed25519_scalar_reduce(new Uint8Array(64).fill(5));
-  const n = name === "sodium" ? 200 : 20, batches = [];
-  for (let b = 0; b < 5; b++) {
-    const start = performance.now();
-    for (let i = 0; i < n; i++) lib.crypto_scalarmult_ed25519_noclamp(s, p);
-    batches.push((performance.now() - start) / n * 1000);
+  const times = Object.fromEntries(names.map((name) => [name, []]));
+  for (let b = 0; b < 15; b++) {
+    for (const name of names) {
+      const mult = window[name].crypto_scalarmult_ed25519_noclamp, start = performance.now();
+      for (let i = 0; i < 10; i++) mult(s, p);
+      times[name].push((performance.now() - start) * 100);
+    }
   }
-  return batches.sort((a, b) => a - b)[2];
+  return Object.fromEntries(names.map((name) => {
+    const t = times[name].sort((a, b) => a - b);
+    return [name, [t[0], t[7]]];
+  }));
 }'''
 
 # In the page, after GROUP_CLASS, BENCH_SOURCE, OPTIONS and MATCHES are set: bench_fair's
@@ -154,6 +161,34 @@ class NobleGroup(JsSodiumGroup):
     def __init__(self):
         super().__init__(js.lcNobleSodium)
 '''
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (field 3 onwards)."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    return text[text.rindex(")") + 2:].split()
+
+
+def renderer_cpu_seconds() -> float:
+    """CPU time (user + system) of this process's Chromium renderers so far (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                children.setdefault(int(_stat(int(entry.name))[1]), []).append(int(entry.name))
+            except (OSError, ValueError, IndexError):
+                continue
+    todo, total, tick = [os.getpid()], 0.0, os.sysconf("SC_CLK_TCK")
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        try:
+            if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                fields = _stat(pid)
+                total += (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
 
 
 def run(page: Page, code: str) -> Any:
@@ -223,15 +258,25 @@ def main() -> None:
                            "lcNobleSodium", settings[:1], args.matches))
         print("load average at the start (1, 5, 15 min): "
               + " ".join(f"{x:.1f}" for x in os.getloadavg()))
+        raw = page.evaluate(RAW_MULTS, [js_name for _, _, js_name, _, _ in groups])
         for title, group, js_name, group_settings, matches in groups:
-            raw = page.evaluate(RAW_MULT, js_name)
-            print(f"\n== {title}: a multiplication {raw:.0f} us in JavaScript", flush=True)
+            fastest, median = raw[js_name]
+            print(f"\n== {title}: a multiplication in JavaScript {fastest:.0f} us (fastest "
+                  f"batch), {median:.0f} us (median)", flush=True)
             for name, options in group_settings:
+                cpu, wall = renderer_cpu_seconds(), time.perf_counter()
                 out = measure(page, group, options, matches)
+                share = (renderer_cpu_seconds() - cpu) / (time.perf_counter() - wall)
                 print(f"through Python: {out['mult_us']:.0f} us a multiplication, "
                       f"{out['valid_us']:.0f} us a point check")
                 bench_fair.report(f"{name}, {matches} match(es)", options, out["found"],
                                   out["mult_us"])
+                worst = max(max(v) for v in out["found"]["setup"].values())
+                p95 = bench_fair.pct(out["found"]["latencies"], 0.95)
+                print(f"the page's renderer had the CPU {share:.0%} of the time (its CPU time / "
+                      f"wall time); with a whole CPU, an estimate: the slowest shuffle+deal of "
+                      f"a seat {worst * min(share, 1.0):.0f} ms, move latency p95 "
+                      f"{p95 * min(share, 1.0):.1f} ms")
                 print("load average (1, 5, 15 min): "
                       + " ".join(f"{x:.1f}" for x in os.getloadavg()), flush=True)
 
