@@ -105,23 +105,24 @@ export async function sha256(buffer) {
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/* {image}: a Promise of the kept snapshot's image, or null when the service worker has none
- * (the page is not controlled, or nothing matches). The Promise is apart so that the runtime
- * can start loading while the image is read; it rejects if the image is damaged or malformed
- * (`decode`). The image is read from the cache while the service worker checks its record:
- * straight from the cache as a blob, it does not wait for the page's busy main thread chunk by
- * chunk as a fetched body does. */
+/* {image()}: a Promise of the kept snapshot's image, or null when the service worker has none
+ * (the page is not controlled, or nothing matches). The bytes are read at once, straight from
+ * the cache as a blob (a fetched body would wait for the page's busy main thread chunk by
+ * chunk), while the service worker checks the record; image() then checks and decodes them,
+ * main-thread work left until the caller is ready for it (after the shell's first paint). It
+ * rejects if the image is damaged or malformed (`decode`). */
 export async function open() {
   if (!navigator.serviceWorker?.controller) return null;
   const stored = caches.match(SNAPSHOT_KEY).then((found) => found && found.blob());
   stored.catch(() => {});  // awaited below when the record says there is one
   const record = await fetch(SNAPSHOT_URL);
   if (record.status !== 200) return null;  // 204: none
-  const image = stored.then(async (blob) => {
+  const bytes = stored.then((blob) => {
     if (!blob) throw new Error("boot snapshot: missing");
-    return decode(await blob.arrayBuffer());
+    return blob.arrayBuffer();
   });
-  return {image};
+  bytes.catch(() => {});  // image() hands its failure on
+  return {image: () => bytes.then(decode)};
 }
 
 /* Tells the service worker to drop the kept snapshot; `failed`: it did not boot (no other is

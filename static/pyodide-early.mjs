@@ -52,7 +52,7 @@ async function fromSnapshot(app) {
   const found = await opening;
   if (!found) return null;
   let damaged = false;
-  const image = found.image.catch((error) => {
+  const image = found.image().catch((error) => {
     damaged = true;
     throw error;
   });
