@@ -12,23 +12,14 @@
  *   player accepts does the page post {type: "skip-waiting"}. activate then deletes the caches
  *   of every other version.
  * - message {type: "version"} answers {version} on the message port (for tests and the UI).
- * - bytecode: Pyodide compiles every standard module from source at each boot. Once a page has
- *   booted, it compiles the standard library zip (py/webui/bytecode.py) and posts
- *   {type: "bytecode", key: {runtime, stdlib, app}, zip}. The worker keeps the zip in this
- *   version's cache (under BYTECODE_KEY), and answers the runtime's request for
- *   python_stdlib.zip with it from then on, only if it is what a page of this version compiles
- *   (checkBytecode): the key names this version's runtime (the Pyodide release), standard
- *   library zip and app.zip (their precache hashes), and the zip, read from its central
- *   directory, holds exactly the entries of this version's standard library zip, unchanged
- *   (same CRC-32 and size), a `.pyc` beside each `.py`, and the marker, all stored. Anything
- *   else is refused ({kept: false, reason}) and the kept zip, if any, stays. A new version
- *   starts without it (its cache is new) until a page of it posts one again.
- *   {type: "drop-bytecode"} deletes it (static/pyodide-early.mjs, when a boot from it failed).
- *   What this cannot check is the code inside the pycs: see docs/architecture.md.
+ * - bytecode and boot snapshot: what the idle page prepares for the next boots is kept in this
+ *   version's cache only if it is what a page of this version makes (static/sw-kept.js).
+ *   {type: "bytecode"}, {type: "drop-bytecode"}, {type: "snapshot"}, {type: "drop-snapshot"};
+ *   GET __boot-snapshot__ answers the kept snapshot's record.
  */
 "use strict";
 
-importScripts("./static/vendor/precache.js");
+importScripts("./static/vendor/precache.js", "./static/sw-kept.js");
 
 const PREFIX = "lostcities-";
 const PRECACHE = self.LC_PRECACHE;
@@ -39,12 +30,6 @@ const LIST_KEY = new URL("./__precache-list__.json", self.location).href;
 const JOIN = /^join\/([A-Za-z0-9_-]{1,64})\/?$/;
 const STDLIB = "static/vendor/pyodide/python_stdlib.zip";
 const STDLIB_URL = new URL(STDLIB, self.location).href;
-const BYTECODE_KEY = new URL("./__bytecode-stdlib__.zip", self.location).href;
-const BYTECODE_MAX_BYTES = 32 * 1024 * 1024;
-const BYTECODE_MARKER = "lc-bytecode.txt";  // py/webui/bytecode.py MARKER
-const APP = "static/vendor/app.zip";
-/* The Pyodide release of the runtime files (its npm package.json, copied by scripts/build.py). */
-const RUNTIME_INFO = "static/vendor/pyodide/package.json";
 
 function absolute(url) {
   return new URL(url, self.location).href;
@@ -112,112 +97,14 @@ self.addEventListener("message", (event) => {
   } else if (type === "bytecode" && event.ports[0]) {
     event.waitUntil(keepBytecode(event.data).then((answer) => event.ports[0].postMessage(answer)));
   } else if (type === "drop-bytecode") {
-    event.waitUntil(caches.open(CACHE).then((cache) => cache.delete(BYTECODE_KEY))
-                                      .then(() => event.ports[0]?.postMessage({dropped: true})));
+    event.waitUntil(dropBytecode().then(() => event.ports[0]?.postMessage({dropped: true})));
+  } else if (type === "snapshot" && event.ports[0]) {
+    event.waitUntil(keepSnapshot(event.data).then((answer) => event.ports[0].postMessage(answer)));
+  } else if (type === "drop-snapshot") {
+    event.waitUntil(dropSnapshot(Boolean(event.data.failed))
+      .then(() => event.ports[0]?.postMessage({dropped: true})));
   }
 });
-
-async function keepBytecode({key, zip}) {
-  const cache = await caches.open(CACHE);
-  const refusal = await checkBytecode(cache, key, zip);
-  if (refusal) return {kept: false, reason: refusal};
-  await cache.put(BYTECODE_KEY, new Response(zip, {
-    headers: {"Content-Type": "application/zip", "Content-Length": String(zip.byteLength)}}));
-  return {kept: true, reason: ""};
-}
-
-/* Why `zip` is not the bytecode zip that a page of this version compiles, or "" if it is. */
-async function checkBytecode(cache, key, zip) {
-  const keyRefusal = await checkKey(cache, key);
-  if (keyRefusal) return keyRefusal;
-  if (!(zip instanceof ArrayBuffer) || zip.byteLength > BYTECODE_MAX_BYTES) return "not a zip";
-  const entries = zipEntries(zip);
-  const original = await cache.match(STDLIB_URL);
-  const sources = original && zipEntries(await original.arrayBuffer());
-  if (!entries) return "not a zip";
-  if (!sources) return "this version's standard library is missing";
-  const expected = new Map([[BYTECODE_MARKER, null]]);
-  for (const entry of sources.values()) {
-    expected.set(entry.name, entry);
-    if (entry.name.endsWith(".py")) expected.set(entry.name.slice(0, -3) + ".pyc", null);
-  }
-  const extra = [...entries.keys()].filter((name) => !expected.has(name));
-  const missing = [...expected.keys()].filter((name) => !entries.has(name));
-  const changed = [...entries.values()].filter((entry) => {
-    const source = expected.get(entry.name);
-    return entry.method !== 0 || (source && (source.crc !== entry.crc || source.size !== entry.size));
-  }).map((entry) => entry.name);
-  if (extra.length) return `unexpected entries: ${listed(extra)}`;
-  if (missing.length) return `missing entries: ${listed(missing)}`;
-  if (changed.length) return `changed or compressed entries: ${listed(changed)}`;
-  return "";
-}
-
-/* Why `key` ({runtime, stdlib, app}) is not this version's, or "" if it is. */
-async function checkKey(cache, key) {
-  if (!key || typeof key !== "object") return "no key";
-  const hashOf = (url) => PRECACHE.files.find((file) => file.url === url)?.hash;
-  const info = await cache.match(absolute(RUNTIME_INFO));
-  let runtime = null;
-  try {
-    runtime = info && (await info.json()).version;
-  } catch (error) {
-    runtime = null;  // an unreadable file: no runtime matches
-  }
-  if (typeof runtime !== "string" || key.runtime !== runtime) return "built by another runtime";
-  if (key.stdlib !== hashOf(STDLIB)) return "built from another standard library";
-  if (key.app !== hashOf(APP)) return "built by another version of the app";
-  return "";
-}
-
-function listed(names) {
-  return names.slice(0, 5).join(", ") + (names.length > 5 ? `, … (${names.length})` : "");
-}
-
-/* name -> {name, method, crc, size} of every entry of a zip, read from its central directory;
- * null unless it is a plain zip: the end record last (no comment), the directory right before
- * it, every entry's local header where the directory says, no zip64, no name twice. */
-function zipEntries(buffer) {
-  const view = new DataView(buffer);
-  const end = buffer.byteLength - 22;
-  if (end < 0 || view.getUint32(end, true) !== 0x06054b50 || view.getUint16(end + 20, true)) {
-    return null;
-  }
-  const count = view.getUint16(end + 10, true);
-  const size = view.getUint32(end + 12, true);
-  const start = view.getUint32(end + 16, true);
-  if (view.getUint16(end + 4, true) || view.getUint16(end + 6, true)
-      || view.getUint16(end + 8, true) !== count || start + size !== end) {
-    return null;  // a multi-disk or zip64 archive, or bytes between the directory and its end
-  }
-  const decoder = new TextDecoder("utf-8", {fatal: true});
-  const entries = new Map();
-  let at = start;
-  try {
-    for (let i = 0; i < count; i++) {
-      if (at + 46 > end || view.getUint32(at, true) !== 0x02014b50) return null;
-      const nameLength = view.getUint16(at + 28, true);
-      const skip = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-      const entry = {
-        name: decoder.decode(new Uint8Array(buffer, at + 46, nameLength)),
-        method: view.getUint16(at + 10, true),
-        crc: view.getUint32(at + 16, true),
-        size: view.getUint32(at + 24, true),
-      };
-      const compressed = view.getUint32(at + 20, true);
-      const local = view.getUint32(at + 42, true);
-      if (entries.has(entry.name) || local + 30 + nameLength + compressed > start
-          || view.getUint32(local, true) !== 0x04034b50) {
-        return null;
-      }
-      entries.set(entry.name, entry);
-      at += 46 + skip;
-    }
-  } catch (error) {
-    return null;  // a name that is not UTF-8, or a field past the end
-  }
-  return at === end ? entries : null;
-}
 
 async function fromCache(request) {
   const cache = await caches.open(CACHE);
@@ -242,5 +129,6 @@ async function navigate(request) {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  if (request.url === SNAPSHOT_URL) return event.respondWith(serveSnapshot());
   event.respondWith(request.mode === "navigate" ? navigate(request) : fromCache(request));
 });

@@ -180,6 +180,10 @@ def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
             ".keys()).map(r => r.url)")
         assert f"{url}static/vendor/pyodide/pyodide.asm.wasm" in cached
         assert f"{url}static/vendor/app.zip" in cached
+        # The first visit's idle work (its bytecode, then its boot snapshot, whose worker loads
+        # the runtime) is over first: a reload would abort that worker's requests (failed).
+        player.page.wait_for_function("() => ['kept', 'refused', 'failed']"
+                                      ".includes(document.documentElement.dataset.snapshot)")
     assert server_is_down(url)
     player.context.set_offline(True)
     player.network.clear()

@@ -1,7 +1,8 @@
-"""The service worker keeps only the bytecode zip that a page of its own version compiles (sw.js,
-checkBytecode): any other script of the origin can post one, so a zip with an extra or a missing
-entry, a changed or compressed entry, or one made for another runtime, standard library or app
-is refused, the next boot is not served it, and a zip that is what the page compiles is kept.
+"""The service worker keeps only the bytecode zip that a page of its own version compiles
+(static/sw-kept.js, checkBytecode): any other script of the origin can post one, so a zip with
+an extra or a missing entry, a changed or compressed entry, or one made for another runtime,
+standard library or app is refused, the next boot is not served it, and a zip that is what the
+page compiles is kept.
 
 The messages are posted to the worker directly, as a hostile script would, with the fields an
 older worker read (`source`) beside the key. Served like Netlify in a persistent profile, with

@@ -29,7 +29,8 @@ SAVE_KEY = "lostcities.match"
 BUTTONS_JS = """() => ({
   screen: document.body.dataset.screen,
   buttons: [...document.querySelectorAll('#app button[data-action]:not([disabled])')]
-    .filter(b => !b.closest('[hidden]')).map(b => Object.assign({}, b.dataset)),
+    .filter(b => !b.closest('[hidden]'))
+    .map(b => { const d = Object.assign({}, b.dataset); delete d.moving; return d; }),
 })"""
 
 SCREEN_JS = "[document.body.dataset.screen, document.querySelector('#screen').innerHTML]"

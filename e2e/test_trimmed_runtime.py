@@ -26,7 +26,8 @@ PLUGIN_CHUNKS = ("py-editor-", "py-game-", "py-terminal-", "donkey-", "deprecati
                  "codemirror", "xterm", "/zip-")
 SEEDS = (7, 2026)
 BUTTONS = """() => [...document.querySelectorAll('#app button[data-action]:not([disabled])')]
-  .filter(b => b.checkVisibility()).map(b => Object.assign({}, b.dataset))"""
+  .filter(b => b.checkVisibility())
+  .map(b => { const d = Object.assign({}, b.dataset); delete d.moving; return d; })"""
 # Button groups in the order a click-bot that always moves the match on presses them.
 PROGRESS = (("draw",), ("play", "discard"), ("pick-job",), ("ready",), ("dismiss-mixup",),
             ("next-round",), ("select",))

@@ -12,13 +12,16 @@ Playwright's own is installed) it loads, --runs times each, alternating:
 
 Each run uses a fresh persistent profile. cold: the first visit (empty profile and caches);
 warm: the page opened again in the same profile once the first visit is over (the game's service
-worker installed, and the bytecode the first visit compiled while idle kept by it, so the game
-boots from its cache; the bare page has no service worker and boots from the HTTP cache,
-revalidated: the dev server sends no-cache). Times are in-page, from navigation
-start (also printed: when the wasm is instantiated and, for the game, when its runtime has
-booted and PyScript's py:ready, to show where the boot goes): first paint (the paint timing
-API's first-contentful-paint: the shell's title) and ready (html[data-ready=true], set by the
-game when it is interactive and by the bare page when loadPyodide() has resolved).
+worker installed, and the bytecode and the boot snapshot the first visit made while idle kept by
+it, so the game boots from its cache and starts Python from the snapshot; the bare page has no
+service worker and boots from the HTTP cache, revalidated: the dev server sends no-cache). The
+boot snapshot's figures are printed too: the bytes it adds to the profile's storage, when the
+first visit had kept it, and the idle work it took (the worker's second runtime booted, the game
+imported, the snapshot taken and encoded; the service worker's checks and write). Times are
+in-page, from navigation start (also printed: when the wasm is instantiated and, for the game, when
+its runtime has booted and PyScript's py:ready, to show where the boot goes): first paint (the
+paint timing API's first-contentful-paint: the shell's title) and ready (html[data-ready=true],
+set by the game when it is interactive and by the bare page when loadPyodide() has resolved).
 
 First-visit bytes: what really came over the network during the first visit, the service
 worker's install included: the dev server's log of its answers with a body (status 200; a
@@ -57,6 +60,7 @@ import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
@@ -112,6 +116,15 @@ READY = "() => document.documentElement.dataset.ready === 'true'"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 BYTECODE = "() => document.documentElement.dataset.bytecode"
 KEPT = "() => ['kept', 'refused', 'failed'].includes(document.documentElement.dataset.bytecode)"
+SNAPSHOT = "() => document.documentElement.dataset.snapshot"
+SNAPSHOT_SETTLED = ("() => ['kept', 'refused', 'failed']"
+                    ".includes(document.documentElement.dataset.snapshot)")
+# What static/pyodide-early.mjs recorded of the boot snapshot it made (the first visit).
+SNAPSHOT_MADE = """() => {
+  const start = performance.getEntriesByName("lc:snapshot-start")[0];
+  const done = performance.getEntriesByName("lc:snapshot-done")[0];
+  return done ? {start: start.startTime, done: done.startTime, ...done.detail} : null;
+}"""
 BUTTONS = """() => [...document.querySelectorAll('#app button[data-action]:not([disabled])')]
   .filter(b => b.checkVisibility()).map(b => Object.fromEntries([...b.attributes]
     .filter(a => a.name.startsWith('data-')).map(a => [a.name.slice(5), a.value])))"""
@@ -164,20 +177,23 @@ def load(context: BrowserContext, url: str) -> tuple[Page, dict[str, float]]:
 
 
 def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
-            cache: dict[str, list[int]]) -> dict[str, float]:
+            cache: dict[str, list[int]]) -> dict[str, Any]:
     """Cold and warm loads of one kind ("bare", "game" or "base") in a fresh profile."""
     profile = tmp / f"profile-{kind}-{time.monotonic_ns()}"
     context = launch(pw, profile)
     before = len(site.requests())
     target = site.url + ("bare.html" if kind == "bare" else "")
     page, cold = load(context, target)
-    kept = None
+    kept = made = None
     if kind != "bare":
         page.wait_for_function(CONTROLLED, timeout=300_000)  # the precache is complete
         try:  # py/webui/warm_boot.py starts compiling once the page is idle (not in older builds)
             page.wait_for_function(BYTECODE, timeout=15_000)
             page.wait_for_function(KEPT, timeout=600_000)
             kept = page.evaluate("performance.now()")
+            page.wait_for_function(SNAPSHOT, timeout=15_000)  # then the boot snapshot
+            page.wait_for_function(SNAPSHOT_SETTLED, timeout=600_000)
+            made = page.evaluate(SNAPSHOT_MADE)
         except PlaywrightTimeout:
             pass
     raw = br = gz = 0
@@ -189,6 +205,7 @@ def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
             raw, br, gz = raw + sizes[0], br + sizes[1], gz + sizes[2]
     page.close()
     warm_page, warm = load(context, target)
+    boot = warm_page.evaluate("document.documentElement.dataset.boot")
     warm_page.close()
     context.close()
     shutil.rmtree(profile, ignore_errors=True)
@@ -198,7 +215,36 @@ def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
             "cold wasm": cold["wasm"], "warm wasm": warm["wasm"],
             "cold runtime": cold["runtime"], "warm runtime": warm["runtime"],
             "cold py:ready": cold["pyReady"], "warm py:ready": warm["pyReady"],
-            "bytecode kept": kept}
+            "bytecode kept": kept, "snapshot": made, "warm boot": boot}
+
+
+def print_snapshots(runs: dict[str, list[dict[str, Any]]]) -> None:
+    """The boot snapshot's figures (medians): how warm loads booted, what it costs."""
+    print("\nboot snapshot (the first visit, idle; medians)")
+    for kind, results in runs.items():
+        if kind == "bare":
+            continue
+        boots = [str(r["warm boot"]) for r in results]
+        made = [r["snapshot"] for r in results if r["snapshot"]]
+        kept = [m for m in made if m.get("kept")]
+        line = f"  {kind}: warm loads booted " + ", ".join(
+            f"{boots.count(b)}x {b}" for b in sorted(set(boots)))
+        if not kept:
+            reasons = sorted({str(m.get("reason")) for m in made})
+            print(line + (f"; none kept: {reasons}" if made else "; never made"))
+            continue
+        timings = [m["timings"] for m in kept]
+        median = statistics.median
+        print(line + f"; kept in {len(kept)}/{len(results)} runs")
+        print(f"    stored: {median(m['bytes'] for m in kept) / 1e6:.2f} MB in the cache "
+              f"(an image of {median(t['image'] for t in timings) / 1e6:.2f} MB without its "
+              "empty pages); network: none (the worker's requests come from the cache)")
+        print(f"    kept at {median(m['done'] for m in kept):.0f} ms, idle work "
+              f"{median(m['done'] - m['start'] for m in kept):.0f} ms: in the worker, runtime "
+              f"booted {median(t['boot'] for t in timings):.0f}, game imported "
+              f"{median(t['imports'] for t in timings):.0f}, snapshot "
+              f"{median(t['snapshot'] for t in timings):.0f}, encoded "
+              f"{median(t['encode'] for t in timings):.0f} ms")
 
 
 def move_latencies(pw: Playwright, url: str, tmp: Path, seed: int) -> dict[str, list[float]]:
@@ -270,7 +316,7 @@ def main() -> int:
     print(f"machine: {machine()}")
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     cache = json.loads(CACHE.read_text()) if CACHE.is_file() else {}
-    runs: dict[str, list[dict[str, float]]] = {"bare": [], "game": []}
+    runs: dict[str, list[dict[str, Any]]] = {"bare": [], "game": []}
     latencies: dict[str, list[float]] = {}
     with ExitStack() as stack:
         site = stack.enter_context(served_site(add_bare_page))
@@ -323,6 +369,7 @@ def main() -> int:
         if kept:
             print(f"  {kind}: the first visit's bytecode kept by the worker at "
                   f"{statistics.median(kept):.0f} ms (median, the page left idle)")
+    print_snapshots(runs)
     if latencies:
         every = [v for values in latencies.values() for v in values]
         print(f"\nmove latency, click -> DOM updated, one 3-round match ({len(every)} clicks)")

@@ -26,7 +26,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "py"))
+sys.path.insert(0, str(ROOT / "tests"))
 
+from hostile_texts import SHAPES, hostile  # noqa: E402
 from lostcities.protocol import (  # noqa: E402
     MAX_DEPTH, MAX_MESSAGE_BYTES, ProtocolError, _too_deep, decode_json,
 )
@@ -37,45 +39,6 @@ BIG = 1 << 22
 
 
 # ---- the texts -------------------------------------------------------------------------------
-
-
-def hostile(size: int) -> str:
-    """Nine brackets, a quote, then escaped quotes (the message that froze the host)."""
-    head = "[" * 9 + '"'
-    return head + '\\"' * ((size - len(head)) // 2)
-
-
-def nested(size: int) -> str:
-    return "[" * (size // 2) + "]" * (size // 2)
-
-
-def groups(size: int) -> str:
-    """Groups at the limit side by side: the most passes of pair stripping."""
-    group = "[" * 8 + "]" * 8
-    return group * (size // len(group))
-
-
-def strings(size: int) -> str:
-    """Many short strings holding brackets, quotes and backslashes, nested one too deep."""
-    item = '"[\\"{\\\\",'
-    return "[" * 9 + item * ((size - 30) // len(item)) + '""' + "]" * 9
-
-
-def stairs(size: int) -> str:
-    """Nesting that climbs one level per group, never with a long run of brackets."""
-    step = '[[[[[[[[],"x",'
-    return step * (size // len(step))
-
-
-def flat(size: int) -> str:
-    """A valid, shallow array of small arrays (what a big honest message looks like)."""
-    return "[" + ",".join(["[1,2]"] * ((size - 2) // 6)) + "]"
-
-
-SHAPES: dict[str, Callable[[int], str]] = {
-    "hostile": hostile, "nested": nested, "groups": groups, "strings": strings,
-    "stairs": stairs, "flat": flat,
-}
 
 
 # ---- the old nesting check (the baseline) ----------------------------------------------------
@@ -182,7 +145,8 @@ def in_pyodide() -> dict[str, Any]:
         script = Path(folder) / "measure.py"
         script.write_text(code)
         result = subprocess.run(
-            ["node", str(runner), str(pyodide), str(ROOT / "py"), str(script), __file__],
+            ["node", str(runner), str(pyodide), str(ROOT / "py"), str(script), __file__,
+             str(ROOT / "tests" / "hostile_texts.py")],
             capture_output=True, text=True, timeout=1800, check=True)
     figures: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
     return figures

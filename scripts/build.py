@@ -15,6 +15,10 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
     static/vendor/peerjs/     peerjs.min.js, the UMD bundle that defines window.Peer (npm: peerjs)
     static/vendor/qrcode/     qrcode.js, defines window.qrcode for the QR code of join links
                               (npm: qrcode-generator)
+    static/vendor/sodium/     libsodium-wrappers.js and libsodium-sumo.js, the ES modules of
+                              libsodium (its wasm inside) for fair online play; the wrappers'
+                              import of the core by package name points at the file beside it
+                              (npm: libsodium-wrappers-sumo, libsodium-sumo)
     static/vendor/app.zip     the Python packages under py/ (lostcities, webui, ...) compiled to
                               bytecode (sourceless .pyc) by the runtime's own CPython under Node
                               (scripts/compile_app.mjs), with pycs of PyScript's own package and
@@ -60,6 +64,11 @@ CHUNK_IMPORT = re.compile(r'(?:from|import)\s*\(?\s*"\./([\w.-]+\.js)"')
 UNUSED_CHUNKS = frozenset({"zip"})
 PEERJS_FILES = ("peerjs.min.js",)
 QRCODE_FILES = ("qrcode.js",)
+SODIUM_WRAPPERS = "libsodium-wrappers.js"
+SODIUM_CORE = "libsodium-sumo.js"
+# How the ES module of libsodium-wrappers-sumo imports its core: by package name, which a page
+# cannot resolve without an import map.
+SODIUM_IMPORT = 'from"libsodium-sumo"'
 DIST_SUFFIXES = (".html", ".js", ".mjs", ".webmanifest", ".ico", ".png", ".svg")
 DIST_FOLDERS = ("static", "py")
 # Fixed timestamp so that app.zip is byte-identical for identical sources.
@@ -101,6 +110,29 @@ def npm_files(src_dir: Path, names: tuple[str, ...]) -> dict[str, Path]:
         if not (src_dir / name).is_file():
             raise BuildError(f"missing {src_dir / name}: run `npm ci` first")
     return {name: src_dir / name for name in names}
+
+
+def sodium_wrappers(modules: Path) -> str:
+    """The ES module of libsodium-wrappers-sumo, importing its core from the file beside it."""
+    src = npm_files(modules / "libsodium-wrappers-sumo" / "dist" / "modules-sumo-esm",
+                    ("libsodium-wrappers.mjs",))["libsodium-wrappers.mjs"]
+    text = src.read_text(encoding="utf-8")
+    if text.count(SODIUM_IMPORT) != 1:
+        raise BuildError(f"{src} does not import its core as {SODIUM_IMPORT!r} exactly once")
+    return text.replace(SODIUM_IMPORT, f'from"./{SODIUM_CORE}"')
+
+
+def vendor_sodium(modules: Path, dest: Path) -> None:
+    """Fill dest with libsodium's two ES modules (.js: every server types them as JavaScript)."""
+    core = npm_files(modules / "libsodium-sumo" / "dist" / "modules-sumo-esm",
+                     ("libsodium-sumo.mjs",))["libsodium-sumo.mjs"]
+    dest.mkdir(parents=True, exist_ok=True)
+    wrappers = dest / f".rewritten-{SODIUM_WRAPPERS}.{os.getpid()}.tmp"
+    wrappers.write_text(sodium_wrappers(modules), encoding="utf-8")
+    try:
+        sync_folder({SODIUM_WRAPPERS: wrappers, SODIUM_CORE: core}, dest)
+    finally:
+        wrappers.unlink()
 
 
 def _off(config: object) -> set[str]:
@@ -221,6 +253,7 @@ def build(root: Path) -> None:
     sync_folder(pyscript, vendor / "pyscript")
     sync_folder(npm_files(modules / "peerjs" / "dist", PEERJS_FILES), vendor / "peerjs")
     sync_folder(npm_files(modules / "qrcode-generator" / "dist", QRCODE_FILES), vendor / "qrcode")
+    vendor_sodium(modules, vendor / "sodium")
     sources = zip_packages(root / "py", vendor / APP_SOURCES)
     compile_app(vendor / APP_SOURCES, vendor / "app.zip", vendor / "pyodide", vendor / "pyscript")
     write_precache(root)  # the service worker's list (static/vendor/precache.js), sw.js

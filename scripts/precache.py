@@ -3,9 +3,10 @@
 The list is everything the page can fetch from its own origin: the page itself ("./", i.e.
 index.html), every local file index.html references (scripts, styles, the manifest, the PyScript
 entry script and config), and every file under static/ (CSS, icons, config, and the built
-static/vendor/: PyScript with all its chunks, the Pyodide runtime, PeerJS, app.zip). Each entry
-carries a hash of its bytes, and the list's version is a hash of all of them, so the service
-worker's cache name changes whenever any file changes, and only changed files are downloaded again.
+static/vendor/: PyScript with all its chunks, the Pyodide runtime, PeerJS, libsodium, app.zip).
+Each entry carries a hash of its bytes, and the list's version is a hash of all of them, so the
+service worker's cache name changes whenever any file changes, and only changed files are
+downloaded again.
 
 Output: static/vendor/precache.js, which sw.js loads with importScripts():
 

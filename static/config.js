@@ -14,13 +14,16 @@
  * window.lcResolveConfig(base, search) is the pure resolver behind it.
  * Use: new Peer(id, {...config.peer, config: {iceServers: config.iceServers}}).
  *
- * window.lcOnlineLibraries() loads what only online play needs: PeerJS (window.Peer) and the
- * QR code library (window.qrcode, npm qrcode-generator). The first screen needs neither, and
- * PeerJS opens a test RTCPeerConnection as it runs, so they are not in index.html: this returns
- * a Promise resolved once both have run (py/webui/online/lobby.py awaits it before a room
- * is opened or joined), rejected with an Error naming a file that could not be loaded (the next
- * call tries that file again). Choosing online mode on the setup screen starts loading them.
- * The service worker precaches both, so they load offline too.
+ * window.lcOnlineLibraries() loads what only online play needs: PeerJS (window.Peer), the
+ * QR code library (window.qrcode, npm qrcode-generator) and libsodium (window.sodium, npm
+ * libsodium-wrappers-sumo: the ES module static/vendor/sodium/libsodium-wrappers.js, its wasm
+ * inside, for fair play's group, py/webui/online/sodium_group.py). The first screen needs none
+ * of them, and PeerJS opens a test RTCPeerConnection as it runs, so they are not in index.html:
+ * this returns a Promise resolved once all have run and libsodium is ready
+ * (py/webui/online/lobby.py awaits it before a room is opened or joined), rejected with an
+ * Error naming a file that could not be loaded (the next call tries that file again). Choosing
+ * online mode on the setup screen starts loading them. The service worker precaches them, so
+ * they load offline too.
  */
 (function () {
   "use strict";
@@ -136,8 +139,24 @@
     return loaded[path];
   }
 
+  var SODIUM = "static/vendor/sodium/libsodium-wrappers.js";
+  var sodium = null;  // Promise of window.sodium being set and ready
+
+  function loadSodium() {
+    if (!sodium) {
+      sodium = import(new URL(SODIUM, document.baseURI).href).then(function (module) {
+        return module.default.ready.then(function () { window.sodium = module.default; });
+      }).catch(function (error) {
+        sodium = null;
+        throw new Error("Lost Cities: could not load " + SODIUM + " (" + error + ")");
+      });
+    }
+    return sodium;
+  }
+
   function onlineLibraries() {
-    return Promise.all(ONLINE_LIBRARIES.map(loadScript)).then(function () {});
+    return Promise.all(ONLINE_LIBRARIES.map(loadScript).concat([loadSodium()]))
+      .then(function () {});
   }
 
   window.lcResolveConfig = resolveConfig;

@@ -9,13 +9,33 @@
  *
  * PyScript passes {stdout, stderr, indexURL}: the runtime always comes from ./vendor/pyodide/
  * next to this file, and the output callbacks are attached once the runtime is up.
+ *
+ * A later visit starts the runtime from the boot snapshot that the service worker keeps
+ * (static/boot-snapshot.mjs), read while the shell paints: Python already started, the game
+ * already imported. Without one, or if it fails (damaged, or its restore throws), it boots the
+ * normal way and has the worker drop it. <html data-boot> says which: "snapshot" or "normal".
+ * window.lcBoot.makeSnapshot(modulesJson) makes one (py/webui/warm_boot.py, when idle).
  */
 import { loadPyodide as loadRuntime, version } from "./vendor/pyodide/pyodide.mjs";
+import * as snapshots from "./boot-snapshot.mjs";
 
 const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
-const APP_URL = new URL("./vendor/app.zip", import.meta.url).href;
-const APP_PATH = "/lib/lostcities-app.zip";  // first on sys.path: imported from, never unpacked
+const { APP_URL, APP_PATH } = snapshots;  // app.zip: first on sys.path, never unpacked
 const RETRIED = "lostcities.bytecode-retried";  // sessionStorage: retried once from the sources
+/* app.zip first on sys.path (once, even if a snapshot has it already: PyScript's own files,
+ * written in the working directory, must not come before its compiled copy in app.zip). */
+const APP_FIRST = `import sys
+if "${APP_PATH}" in sys.path: sys.path.remove("${APP_PATH}")
+sys.path.insert(0, "${APP_PATH}")`;
+/* Run on a runtime restored from a snapshot: it must hold the game, and each boot draws its own
+ * random numbers (the snapshot holds the generator's state). */
+const RESTORED = `import random, sys
+if "webui.app" not in sys.modules: raise RuntimeError("this snapshot does not hold the game")
+random.seed()`;
+const opening = snapshots.open().catch((error) => {
+  console.warn(`boot snapshot not read: ${error}`);
+  return null;
+});
 let booting = null;
 
 /* The app's packages (scripts/compile_app.mjs): every module compiled, PyScript's package and
@@ -26,12 +46,41 @@ async function appZip() {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+/* The runtime restored from the kept snapshot with `app` written, or null (none, or it failed:
+ * then the service worker drops it). */
+async function fromSnapshot(app) {
+  const found = await opening;
+  if (!found) return null;
+  let damaged = false;
+  const image = found.image().catch((error) => {
+    damaged = true;
+    throw error;
+  });
+  image.catch(() => {});  // handled below, through loadRuntime
+  try {
+    const runtime = await loadRuntime({ indexURL, _loadSnapshot: image });
+    runtime.FS.writeFile(APP_PATH, await app);
+    runtime.runPython(RESTORED);
+    return runtime;
+  } catch (error) {
+    console.warn(`boot snapshot not used: ${error}`);
+    snapshots.drop(!damaged);
+    return null;
+  }
+}
+
 async function start() {
   performance.mark("lc:runtime-start");  // for scripts/bench_load.py
   try {
-    const [runtime, app] = await Promise.all([loadRuntime({ indexURL }), appZip()]);
-    runtime.FS.writeFile(APP_PATH, app);
-    runtime.runPython(`import sys; sys.path.insert(0, "${APP_PATH}")`);
+    const app = appZip();
+    app.catch(() => {});  // awaited below
+    let runtime = await fromSnapshot(app);
+    root.dataset.boot = runtime ? "snapshot" : "normal";
+    if (!runtime) {
+      runtime = await loadRuntime({ indexURL });
+      runtime.FS.writeFile(APP_PATH, await app);
+    }
+    runtime.runPython(APP_FIRST);
     performance.mark("lc:runtime-ready");
     return runtime;
   } catch (error) {
@@ -70,6 +119,17 @@ if (root.dataset.shell === "painted") {
 }
 
 export { version };
+
+window.lcBoot = {
+  /* Makes a boot snapshot with the modules named in `modulesJson` imported, once the service
+   * worker controls the page: a Promise of {kept, reason}. */
+  async makeSnapshot(modulesJson) {
+    performance.mark("lc:snapshot-start");  // for scripts/bench_load.py
+    const answer = await snapshots.make(JSON.parse(modulesJson));
+    performance.mark("lc:snapshot-done", { detail: answer });
+    return answer;
+  },
+};
 
 export async function loadPyodide({ stdout, stderr } = {}) {
   const pyodide = await boot();

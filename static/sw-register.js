@@ -70,7 +70,8 @@
 
   /* Hands the bytecode zip built by the page (py/webui/warm_boot.py) to the active worker;
    * a Promise of its answer {kept, reason}. key: {runtime, stdlib, app}, the Pyodide release
-   * and the hashes of the standard library zip and app.zip the page booted from (sw.js). */
+   * and the hashes of the standard library zip and app.zip the page booted from
+   * (static/sw-kept.js). */
   function keepBytecode(key, bytes) {
     return navigator.serviceWorker.ready.then(function (reg) {
       return new Promise(function (resolve) {

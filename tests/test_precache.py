@@ -94,7 +94,7 @@ def test_the_real_site_list_covers_the_runtime_and_every_pyscript_chunk(
 ) -> None:
     vendor = built_site / "static" / "vendor"
     listed = set(urls(precache_list(built_site)))
-    for folder in ("pyodide", "pyscript", "peerjs"):
+    for folder in ("pyodide", "pyscript", "peerjs", "sodium"):
         for path in (vendor / folder).iterdir():
             assert f"static/vendor/{folder}/{path.name}" in listed
     assert {"./", "static/vendor/app.zip", "static/app.css", "static/config.json",

@@ -29,6 +29,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hostile_texts import HOSTILE_SHAPES, hostile
 from lostcities import Options
 from lostcities.protocol import MAX_MESSAGE_BYTES, ProtocolError, decode_json, encode, envelope
 from webui.seats.remote_host import OnlineHost
@@ -46,36 +47,7 @@ BIG = 1 << 22
 # ---- linear work ---------------------------------------------------------------------------
 
 
-def hostile(size: int) -> str:
-    """Nine brackets, a quote, then escaped quotes: an unterminated string of backslashes."""
-    head = "[" * 9 + '"'
-    return head + '\\"' * ((size - len(head)) // 2)
-
-
-def nested(size: int) -> str:
-    return "[" * (size // 2) + "]" * (size // 2)
-
-
-def groups(size: int) -> str:
-    """Groups at the limit side by side: the most passes of pair stripping."""
-    group = "[" * 8 + "]" * 8
-    return group * (size // len(group))
-
-
-def strings(size: int) -> str:
-    """Many short strings holding brackets, quotes and backslashes."""
-    item = '"[\\"{\\\\",'
-    return "[" * 9 + item * ((size - 30) // len(item)) + '""' + "]" * 9
-
-
-def stairs(size: int) -> str:
-    """Nesting that climbs one level per group, never with a long run of brackets."""
-    step = '[[[[[[[[],"x",'
-    return step * (size // len(step))
-
-
-SHAPES = {"hostile": hostile, "nested": nested, "groups": groups, "strings": strings,
-          "stairs": stairs}
+SHAPES = HOSTILE_SHAPES
 
 
 def best_time(text: str, runs: int, below: float = 0.0) -> float:

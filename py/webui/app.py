@@ -22,7 +22,7 @@ from webui.i18n import LANG_KEY, pick_language
 from webui.online.codes import ONLINE_SAVE_KEYS, code_from_query
 from webui.page import Page
 from webui.seats import MATCH_KEY
-from webui.warm_boot import keep_bytecode
+from webui.warm_boot import warm_up
 
 if TYPE_CHECKING:
     from webui.controller import MatchController
@@ -55,7 +55,7 @@ class App:
             self.page.show(Frame(self.lang, "setup"))
         self.page.ready()
         asyncio.ensure_future(self._import_later())
-        asyncio.ensure_future(keep_bytecode(lambda: self.page.last_input))  # for next boots
+        asyncio.ensure_future(warm_up(lambda: self.page.last_input))  # for next boots
 
     def _needed_at_boot(self) -> bool:
         """Whether the first screen needs the controller: a saved match or room, a join

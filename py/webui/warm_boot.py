@@ -1,14 +1,19 @@
-"""Faster next boots: this boot's bytecode kept by the service worker (webui.bytecode, sw.js).
+"""Faster next boots, prepared while the player leaves the page alone (`warm_up`).
 
-Once the page has booted from sources and the player has left it alone for a moment, it
-compiles, a module at a time and only while no one is clicking, the standard library zip it
-booted from, then hands the new zip to the service worker (window.lcPwa.keepBytecode in
-static/sw-register.js). The next boot gets it.
+1. Bytecode (webui.bytecode, sw.js): once the page has booted from sources and the player has
+   left it alone for a moment, it compiles, a module at a time and only while no one is
+   clicking, the standard library zip it booted from, then hands the new zip to the service
+   worker (window.lcPwa.keepBytecode in static/sw-register.js). The next boots get it.
+2. Boot snapshot (static/boot-snapshot.mjs): then, if this page booted the normal way, a
+   worker boots a second runtime, imports the modules this page has imported and hands a
+   memory snapshot of it to the service worker (window.lcBoot.makeSnapshot, from
+   static/pyodide-early.mjs). The next boots start from it.
 
-<html data-bytecode> says how it went: "booted" (this boot ran on kept bytecode), "compiling",
-"kept", "refused" (the worker's version is not the one this page booted from: another runtime,
-standard library or app), "failed".
-Without a service worker nothing is compiled.
+<html data-bytecode> says how the first went: "booted" (this boot ran on kept bytecode),
+"compiling", "kept", "refused" (the worker's version is not the one this page booted from:
+another runtime, standard library or app), "failed". <html data-snapshot>, the second:
+"making", "kept", "refused" (with the reason in the console), "failed".
+Without a service worker nothing is done.
 """
 
 from __future__ import annotations
@@ -37,8 +42,9 @@ def _app_zip() -> str:
 
 
 def boot_key(stdlib: bytes) -> dict[str, str]:
-    """What this boot ran on, as the service worker checks it (sw.js): the Pyodide release and
-    the hashes (as in the precache list) of the standard library zip `stdlib` and app.zip."""
+    """What this boot ran on, as the service worker checks it (static/sw-kept.js): the Pyodide
+    release and the hashes (as in the precache list) of the standard library zip `stdlib` and
+    app.zip."""
     import hashlib  # not at boot: only a page left idle gets here
 
     import pyodide  # type: ignore[import-not-found]
@@ -56,19 +62,39 @@ async def _until_quiet(last_input: Callable[[], float]) -> None:
         await asyncio.sleep(QUIET_MS / 1000)
 
 
-async def keep_bytecode(last_input: Callable[[], float]) -> None:
-    """Compile and hand the bytecode to the service worker, unless this boot already ran on it.
+async def warm_up(last_input: Callable[[], float]) -> None:
+    """Compile and hand the bytecode to the service worker, unless this boot already ran on it,
+    then the boot snapshot, unless this boot started from one.
 
     `last_input()` is the performance.now() of the player's last click or key press. A failure
-    is only logged (html[data-bytecode="failed"]): the game goes on from the sources."""
-    try:
-        await _keep(last_input)
-    except Exception as exc:  # a background task: nothing of the game depends on it
-        js.document.documentElement.dataset.bytecode = "failed"
-        js.console.warn(f"bytecode not kept: {exc!r}")
+    is only logged (html[data-bytecode|data-snapshot="failed"]): the game goes on as it is."""
+    for name, step in (("bytecode", _keep_bytecode), ("snapshot", _keep_snapshot)):
+        try:
+            await step(last_input)
+        except Exception as exc:  # a background task: nothing of the game depends on it
+            setattr(js.document.documentElement.dataset, name, "failed")
+            js.console.warn(f"{name} not kept: {exc!r}")
 
 
-async def _keep(last_input: Callable[[], float]) -> None:
+async def _keep_snapshot(last_input: Callable[[], float]) -> None:
+    root = js.document.documentElement
+    bridge = getattr(js.window, "lcBoot", None)
+    if root.dataset.boot != "normal" or bridge is None or not hasattr(bridge, "makeSnapshot"):
+        return
+    if not hasattr(js.navigator, "serviceWorker"):
+        return
+    await _until_quiet(last_input)
+    import json
+    import sys
+
+    root.dataset.snapshot = "making"
+    answer = await bridge.makeSnapshot(json.dumps(sorted(sys.modules)))
+    root.dataset.snapshot = "kept" if answer.kept else "refused"
+    if not answer.kept:
+        js.console.warn(f"boot snapshot not kept: {answer.reason}")
+
+
+async def _keep_bytecode(last_input: Callable[[], float]) -> None:
     await _until_quiet(last_input)
     from pyodide.ffi import to_js  # type: ignore[import-not-found]
 

@@ -1,0 +1,191 @@
+"""Boot snapshots: once a visit has booted and been left idle, the next visits start Python from a
+memory snapshot with the game imported (static/boot-snapshot.mjs, static/snapshot-worker.mjs,
+static/pyodide-early.mjs, static/sw-kept.js, py/webui/warm_boot.py). <html data-boot> says which
+way a page booted; a damaged snapshot, one from another build and one that fails to restore are
+dropped and the page boots the normal way, with no difference to the player.
+
+Served like Netlify (its Content-Security-Policy included) in persistent profiles, with
+test_pwa.py's fixtures; rounds are played by test_table.py's click-bot, which checks the scores
+shown against the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+from conftest import wait_ready
+from test_pwa import (  # noqa: F401  (fixtures)
+    SAVE_KEY,
+    SW_TIMEOUT_MS,
+    Player,
+    controlled_version,
+    first_visit,
+    new_deploy,
+    offered,
+    open_player,
+    play_turns,
+    screen,
+    serve,
+    server_is_down,
+    site,
+    start_pass_and_play,
+)
+from test_table import ClickBot
+
+BOOT = "() => document.documentElement.dataset.boot"
+SNAPSHOT_SETTLED = ("() => ['kept', 'refused', 'failed']"
+                    ".includes(document.documentElement.dataset.snapshot)")
+SNAPSHOT = "() => document.documentElement.dataset.snapshot"
+# The kept snapshot as the service worker stores it: {bytes, meta} or null.
+KEPT = """async () => {
+    const cache = await caches.open('lostcities-' + await window.lcPwa.version());
+    const kept = await cache.match(new URL('__boot-snapshot__.bin', document.baseURI).href);
+    return kept && {bytes: (await kept.arrayBuffer()).byteLength,
+                    meta: JSON.parse(kept.headers.get('X-LC-Snapshot'))};
+}"""
+# Rewrites the kept snapshot in the service worker's cache, as storage could:
+# "damaged": a byte of it changed (its checksum no longer matches);
+# "older": recorded for another build of the app;
+# "not-an-image": a well-formed container (static/boot-snapshot.mjs) of an image of the same
+# size that is all zeros: it is read, then fails to restore.
+REWRITE = """async (how) => {
+    const cache = await caches.open('lostcities-' + await window.lcPwa.version());
+    const url = new URL('__boot-snapshot__.bin', document.baseURI).href;
+    const kept = await cache.match(url);
+    let bytes = new Uint8Array(await kept.arrayBuffer());
+    const meta = JSON.parse(kept.headers.get('X-LC-Snapshot'));
+    if (how === 'damaged') bytes[bytes.length >> 1] ^= 0xff;
+    if (how === 'older') meta.build = '0123456789abcdef';
+    if (how === 'not-an-image') {
+        const format = await import(new URL('static/boot-snapshot.mjs', document.baseURI).href);
+        const size = new DataView(bytes.buffer).getUint32(4, true);
+        bytes = new Uint8Array(format.encode(new Uint8Array(size)));
+    }
+    const headers = new Headers(kept.headers);
+    headers.set('X-LC-Snapshot', JSON.stringify(meta));
+    headers.set('Content-Length', String(bytes.byteLength));
+    await cache.put(url, new Response(bytes, {headers}));
+}"""
+
+
+def snapshot_kept(page: Page) -> dict[str, object]:
+    """Wait until the idle page has made its boot snapshot; the kept one."""
+    page.wait_for_function(SNAPSHOT_SETTLED)
+    assert page.evaluate(SNAPSHOT) == "kept", page.evaluate(
+        "performance.getEntriesByName('lc:snapshot-done')[0]?.detail")
+    kept = page.evaluate(KEPT)
+    assert kept is not None and kept["bytes"] > 1_000_000
+    return dict(kept)
+
+
+def reboot(player: Player, expected: str) -> None:
+    """Reload the page, wait until it is ready and check how it booted (html[data-boot])."""
+    warnings: list[str] = []
+    player.page.on("console", lambda message: warnings.append(message.text)
+                   if message.type in ("warning", "error") else None)
+    player.page.reload()
+    wait_ready(player.page, page_errors=player.page_errors)
+    assert player.page.evaluate(BOOT) == expected, warnings
+
+
+def play_a_round(page: Page, seed: int) -> None:
+    """From the setup screen (or a finished match), a one-round match to its end by the
+    click-bot, which checks the scores shown."""
+    if screen(page) == "match-end":
+        page.click('[data-action="new-match"]')
+    start_pass_and_play(page)
+    bot = ClickBot(page, seed)
+    assert bot.play_until(("match-end",)) == "match-end"
+    bot.step()  # checks the breakdown and the totals
+
+
+def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
+    site: Path, open_player: Callable[[], Player]  # noqa: F811
+) -> None:
+    player = open_player()
+    page = player.page
+    with ExitStack() as stack:
+        url = serve(stack, site)
+        first_visit(player, url)
+        assert page.evaluate(BOOT) == "normal"
+        snapshot_kept(page)
+        reboot(player, "snapshot")
+        play_a_round(page, seed=1)
+        # Booted from a snapshot, the page takes no other.
+        assert page.evaluate(SNAPSHOT) is None
+    assert server_is_down(url)
+    player.context.set_offline(True)
+    reboot(player, "snapshot")
+    play_a_round(page, seed=2)
+    assert player.page_errors == []
+
+
+def test_a_damaged_older_or_failing_snapshot_is_dropped_and_the_page_boots_normally(
+    site: Path, open_player: Callable[[], Player]  # noqa: F811
+) -> None:
+    player = open_player()
+    page = player.page
+    with ExitStack() as stack:
+        url = serve(stack, site)
+        first_visit(player, url)
+        snapshot_kept(page)
+        # A byte of it changed in storage.
+        page.evaluate(REWRITE, "damaged")
+        reboot(player, "normal")
+        play_a_round(page, seed=3)
+        snapshot_kept(page)  # dropped, and made again once the page was idle
+        # One recorded for another build: the worker drops it instead of answering it.
+        page.evaluate(REWRITE, "older")
+        reboot(player, "normal")
+        version = page.evaluate("() => window.lcPwa.version()")
+        kept = page.evaluate(KEPT)
+        assert kept is None or kept["meta"]["build"] == version  # or made again already
+        play_a_round(page, seed=4)
+        assert snapshot_kept(page)["meta"]["build"] == version
+        # One that fails to restore: dropped, and this version takes no other.
+        page.evaluate(REWRITE, "not-an-image")
+        reboot(player, "normal")
+        play_a_round(page, seed=5)
+        page.wait_for_function(SNAPSHOT_SETTLED)
+        assert page.evaluate(SNAPSHOT) == "refused" and page.evaluate(KEPT) is None
+        reboot(player, "normal")
+    assert player.page_errors == []
+
+
+def test_a_new_deploy_starts_without_the_old_snapshot_and_keeps_the_saved_match(
+    site: Path, open_player: Callable[[], Player]  # noqa: F811
+) -> None:
+    player = open_player()
+    page = player.page
+    with ExitStack() as stack:
+        url = serve(stack, site)
+        old = first_visit(player, url)
+        snapshot_kept(page)
+        reboot(player, "snapshot")
+        start_pass_and_play(page)
+        assert play_turns(page, turns=3) == "handoff"
+        new = new_deploy(site)
+        page.evaluate("() => window.lcPwa.checkForUpdate()")
+        page.wait_for_function("() => document.documentElement.dataset.updateReady === 'true'",
+                               timeout=SW_TIMEOUT_MS)
+        # Still the old version, from its snapshot, mid-match: the offer waits for the end.
+        reboot(player, "snapshot")
+        assert controlled_version(page) == old and screen(page) == "handoff"
+        assert play_turns(page) == "match-end" and offered(page)
+        saved = page.evaluate(f"() => localStorage.getItem('{SAVE_KEY}')")
+        with page.expect_navigation():
+            page.click('[data-action="update"]')
+        wait_ready(page, page_errors=player.page_errors)
+        # The new version has its own cache: no snapshot of the old one; it makes its own.
+        assert controlled_version(page) == new and page.evaluate(BOOT) == "normal"
+        assert page.evaluate("() => caches.keys()") == [f"lostcities-{new}"]
+        assert page.evaluate(f"() => localStorage.getItem('{SAVE_KEY}')") == saved
+        assert screen(page) == "match-end"
+        assert snapshot_kept(page)["meta"]["build"] == new
+        reboot(player, "snapshot")
+        assert screen(page) == "match-end"
+    assert player.page_errors == []

@@ -1,0 +1,280 @@
+"""Fair play's group in the page (libsodium's JavaScript build) gives the native bytes.
+
+The page loads libsodium only with the online libraries; then `webui.online.sodium_group`
+runs `lostcities.fair.vectors` in the page's own Pyodide and must give exactly what PyNaCl
+gives in this process, refuse the same bad points and inputs, and a seat in the page plays a
+whole match against a native seat, sending byte for byte what a native seat sends.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from conftest import STATE_TIMEOUT_MS, AppPage, Server, wait_ready
+from nacl import bindings
+from playwright.sync_api import Browser, Page, Route
+
+from lostcities import Draw, Move, Options, Undo, move_from_json, move_to_json
+from lostcities.fair import FairPeer
+from lostcities.fair.sodium import SodiumGroup
+from lostcities.fair.vectors import vectors
+
+SODIUM_FILES = ("static/vendor/sodium/libsodium-wrappers.js",
+                "static/vendor/sodium/libsodium-sumo.js")
+
+# Runs in the page's interpreter (an added <script type="py"> runs in the app's): exposes
+# window.lcTestPython(code), which runs `code` in one namespace kept between calls and answers
+# JSON {"ok": <the namespace's `result`>} or {"error": <traceback>}.
+RUNNER = '''
+import json, traceback
+import js
+from pyodide.ffi import create_proxy
+
+_NS = {}
+
+def _run(code):
+    _NS.pop("result", None)
+    try:
+        exec(code, _NS)
+        return json.dumps({"ok": _NS.get("result")})
+    except Exception:
+        return json.dumps({"error": traceback.format_exc()})
+
+js.window.lcTestPython = create_proxy(_run)
+js.document.documentElement.dataset.lcTestPython = "ready"
+'''
+
+INSTALL = '''(code) => new Promise((resolve) => {
+  new MutationObserver((records, observer) => { observer.disconnect(); resolve(); })
+    .observe(document.documentElement,
+             {attributes: true, attributeFilter: ["data-lc-test-python"]});
+  const script = document.createElement("script");
+  script.type = "py";
+  script.textContent = code;
+  document.body.append(script);
+})'''
+
+# The same probe runs natively and in the page: every call on bad input, and a multiplication
+# and a point check of each candidate point; outcomes as hex, a bool or the exception's type.
+PROBE = '''
+def outcome(call):
+    try:
+        value = call()
+    except Exception as exc:
+        return type(exc).__name__
+    return value.hex() if isinstance(value, bytes) else value
+
+def probe(group, candidates):
+    s = group.scalar(bytes(range(64)))
+    good = group.point(bytes(range(32)))
+    out = {"points": [[outcome(lambda: group.is_point(p)), outcome(lambda: group.mult(s, p))]
+                      for p in candidates]}
+    out["calls"] = [outcome(call) for call in (
+        lambda: group.point(bytes(31)), lambda: group.point(bytes(33)),
+        lambda: group.point("x" * 32), lambda: group.scalar(bytes(63)),
+        lambda: group.mul(s, bytes(31)), lambda: group.mul(bytearray(32), s),
+        lambda: group.invert(bytes(32)), lambda: group.invert(bytes.fromhex(ORDER_HEX)),
+        lambda: group.invert(s[:31]), lambda: group.mult(bytes(32), good),
+        lambda: group.mult(s[:31], good), lambda: group.mult(s, good[:31]),
+        lambda: group.is_point(good[:31]), lambda: group.is_point(bytearray(good)),
+        lambda: group.is_point("x" * 32))]
+    return out
+'''
+
+
+def candidate_points() -> list[bytes]:
+    """Points a peer could send: one good, and bad ones of every kind libsodium refuses."""
+    g = SodiumGroup()
+    good = g.point(bytes(range(32)))
+    order4 = bytes(32)  # y = 0: a point of order 4
+    mixed = bytes(bindings.crypto_core_ed25519_add(good, order4))  # on the curve, off the group
+    order2 = b"\xec" + b"\xff" * 30 + b"\x7f"  # y = -1
+    not_on_curve = next(bytes([i]) + good[1:] for i in range(256)
+                        if not bindings.crypto_core_ed25519_is_valid_point(bytes([i]) + good[1:])
+                        and bytes([i]) != good[:1])
+    y_too_big = b"\xee" + b"\xff" * 30 + b"\x7f"  # y = p + 1: the identity, not canonical
+    negated = good[:-1] + bytes([good[-1] ^ 0x80])  # -P: in the group too
+    return [good, g.mult(g.scalar(bytes(64 * [7])), good), negated,
+            b"\x01" + bytes(31), order4, order2, mixed, not_on_curve, y_too_big, b"\xff" * 32]
+
+
+def run(page: Page, code: str) -> Any:
+    """Run `code` in the page's interpreter; its `result`, or fail with its traceback."""
+    answer = json.loads(page.evaluate("(code) => window.lcTestPython(code)", code))
+    assert "error" not in answer, answer["error"]
+    return answer["ok"]
+
+
+def online_page(open_app: Callable[..., AppPage], fetched: list[str]) -> AppPage:
+    """A booted page with the test runner and the online libraries loaded (libsodium only
+    then: `fetched` shows none of its files before)."""
+    app = open_app(setup=lambda page: page.on("request", lambda r: fetched.append(r.url)))
+    app.page.evaluate(INSTALL, RUNNER)
+    assert [u for u in fetched if u.endswith(SODIUM_FILES)] == []
+    assert app.page.evaluate("() => typeof window.sodium") == "undefined"
+    refused = run(app.page, "from webui.online.sodium_group import JsSodiumGroup\n"
+                            "try:\n    JsSodiumGroup()\nexcept RuntimeError as exc:\n"
+                            "    result = str(exc)")
+    assert "lcOnlineLibraries" in refused
+    app.page.evaluate("() => window.lcOnlineLibraries()")
+    return app
+
+
+@pytest.fixture
+def page_group(open_app: Callable[..., AppPage]) -> AppPage:
+    """The page with libsodium loaded and `group`, a JsSodiumGroup, in the runner."""
+    fetched: list[str] = []
+    app = online_page(open_app, fetched)
+    assert sorted(u[u.index("static/"):] for u in fetched if u.endswith(SODIUM_FILES)) == \
+        sorted(SODIUM_FILES)  # once each
+    run(app.page, "from webui.online.sodium_group import JsSodiumGroup\ngroup = JsSodiumGroup()")
+    return app
+
+
+def test_a_failed_libsodium_load_is_reported_and_the_next_call_loads_it(
+        browser: Browser, lc_server: Server) -> None:
+    # no service worker: it would answer from its cache, past the route
+    context = browser.new_context(service_workers="block")
+    context.set_default_timeout(STATE_TIMEOUT_MS)
+    page = context.new_page()
+    served: list[str] = []
+
+    def flaky(route: Route) -> None:
+        served.append(route.request.url)
+        if len(served) == 1:
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/static/vendor/sodium/libsodium-sumo.js", flaky)
+    try:
+        page.goto(lc_server.url)
+        wait_ready(page)
+        load = """() => window.lcOnlineLibraries().then(
+            () => typeof window.sodium.crypto_scalarmult_ed25519_noclamp, (e) => e.message)"""
+        assert page.evaluate(load).startswith(
+            "Lost Cities: could not load static/vendor/sodium/libsodium-wrappers.js (TypeError")
+        assert page.evaluate("() => typeof window.sodium") == "undefined"
+        assert page.evaluate(load) == "function"
+        assert len(served) == 2
+    finally:
+        context.close()
+
+
+def test_the_page_group_gives_the_native_vectors(page_group: AppPage) -> None:
+    in_page = run(page_group.page, "from lostcities.fair.vectors import vectors\n"
+                                   "result = vectors(group)")
+    native = json.loads(json.dumps(vectors(SodiumGroup())))
+    assert in_page == native
+    assert page_group.page_errors == []
+
+
+def test_the_page_group_refuses_what_the_native_one_refuses(page_group: AppPage) -> None:
+    from lostcities.fair.group import ORDER
+    order_hex = ORDER.to_bytes(32, "little").hex()
+    candidates = candidate_points()
+    code = (f"ORDER_HEX = {order_hex!r}\n{PROBE}\n"
+            f"result = probe(group, [bytes.fromhex(h) for h in {[c.hex() for c in candidates]!r}])")
+    in_page = run(page_group.page, code)
+    namespace: dict[str, Any] = {"ORDER_HEX": order_hex}
+    exec(PROBE, namespace)  # noqa: S102 (our own constant code, shared with the page)
+    native = namespace["probe"](SodiumGroup(), candidates)
+    assert in_page == native
+    # the good points are accepted and multiplied; every bad one is refused by both calls
+    assert [p[0] for p in native["points"]] == [True] * 3 + [False] * (len(candidates) - 3)
+    assert all(p[1] == "ValueError" for p in native["points"][3:])
+    assert [c for c in native["calls"] if c not in ("ValueError", False)] == []
+
+
+# A seat in the page, driven call by call from this process.
+PAGE_SEAT = '''
+import json
+from lostcities import Options, move_from_json, move_to_json
+from lostcities.fair import FairPeer
+
+def seat_call(op, arg):
+    if op == "act":
+        return peer.act(move_from_json(arg))
+    if op == "receive":
+        return peer.receive(arg)
+    if op == "legal":
+        return [move_to_json(m) for m in peer.legal_moves()]
+    return peer.start()
+'''
+
+
+class PageSeat:
+    """The FairPeer calls a match needs, forwarded to a FairPeer in the page."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+
+    def _call(self, op: str, arg: object) -> Any:
+        return run(self.page, f"result = seat_call({op!r}, json.loads({json.dumps(arg)!r}))")
+
+    def start(self) -> list[str]:
+        return list(self._call("start", None))
+
+    def receive(self, text: str) -> list[str]:
+        return list(self._call("receive", text))
+
+    def act(self, move: Move) -> list[str]:
+        return list(self._call("act", move_to_json(move)))
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        return tuple(move_from_json(m) for m in self._call("legal", None))
+
+
+def choose(moves: tuple[Move, ...], turn: int) -> Move:
+    """A fixed function of the legal moves: a deck draw four times in five (so the round
+    ends), else one of the other moves in turn; never an undo."""
+    if Draw("deck") in moves and turn % 5:
+        return Draw("deck")
+    plain = sorted((m for m in moves if m != Undo()), key=repr)
+    return plain[turn * 7 % len(plain)]
+
+
+def play(seats: list[Any]) -> list[tuple[int, str]]:
+    """A whole match between two seats (moves by `choose`); every message sent, in order,
+    with its sender."""
+    sent: list[tuple[int, str]] = []
+    flight: list[tuple[int, str]] = []
+
+    def post(seat: int, messages: list[str]) -> None:
+        sent.extend((seat, m) for m in messages)
+        flight.extend((1 - seat, m) for m in messages)
+
+    for seat in (0, 1):
+        post(seat, seats[seat].start())
+    turn = 0
+    while True:
+        while flight:
+            to, text = flight.pop(0)
+            post(to, seats[to].receive(text))
+        movers = [(s, seats[s].legal_moves()) for s in (0, 1)]
+        movers = [(s, moves) for s, moves in movers if moves]
+        if not movers:
+            return sent
+        seat, moves = movers[0]
+        post(seat, seats[seat].act(choose(moves, turn)))
+        turn += 1
+
+
+def test_a_page_seat_plays_a_native_seat_and_sends_what_a_native_seat_sends(
+        page_group: AppPage) -> None:
+    options = Options(rounds=1)
+    secrets = (b"\x01" * 32, b"\x02" * 32)
+    native = [FairPeer(s, options, ("A", "B"), None, secrets[s], SodiumGroup()) for s in (0, 1)]
+    reference = play(native)
+    run(page_group.page, PAGE_SEAT + f"peer = FairPeer(1, Options(rounds=1), ('A', 'B'), None, "
+                                      f"{secrets[1]!r}, group)")
+    mixed = [FairPeer(0, options, ("A", "B"), None, secrets[0], SodiumGroup()),
+             PageSeat(page_group.page)]
+    assert play(mixed) == reference
+    assert sum(1 for seat, _ in reference if seat == 1) > 20
+    assert native[0].state is not None and native[0].state.phase == "match-end"
+    assert mixed[0].error is None and mixed[0].state == native[0].state
+    assert page_group.page_errors == []

@@ -1,0 +1,163 @@
+/* Boot snapshots: a memory image of a Pyodide runtime with the game imported, so that a later
+ * visit starts from it instead of starting Python and importing the game again.
+ *
+ * Made (make): once the page has booted the normal way and the player leaves it alone
+ * (py/webui/warm_boot.py), a worker (static/snapshot-worker.mjs) boots a second runtime with
+ * Pyodide's private `_makeSnapshot` option, imports the modules the page has imported, and
+ * takes `pyodide.makeMemorySnapshot()`; this module hands it to the service worker, which keeps
+ * it in the version's cache if it matches that version (static/sw-kept.js).
+ * Used (open): static/pyodide-early.mjs asks the service worker whether one matches, reads it
+ * from the cache, checks it and passes it as `_loadSnapshot`.
+ *
+ * The image is stored without its empty pages (most of the runtime's 30 MB memory is zeros):
+ *   u32 MAGIC, u32 size (bytes of the image), u32 PAGE, u32 count, u32 sum[2] (`checksum` of
+ *   all that follows), u32 index[count] (ascending: the pages that hold a non-zero byte), then
+ *   those pages in order (the last page of the image may be short). All little-endian.
+ */
+
+/* The service worker's answer: the kept snapshot's record {build, stdlib} (JSON), or 204 when
+ * none matches (static/sw-kept.js); the snapshot itself is stored under SNAPSHOT_KEY. */
+const SNAPSHOT_URL = new URL("../__boot-snapshot__", import.meta.url).href;
+const SNAPSHOT_KEY = new URL("../__boot-snapshot__.bin", import.meta.url).href;
+/* Where the app's zip lives in the runtime's file system (static/pyodide-early.mjs). */
+export const APP_PATH = "/lib/lostcities-app.zip";
+export const APP_URL = new URL("./vendor/app.zip", import.meta.url).href;
+const MAGIC = 0x3253434c;  // "LCS2"; static/sw-kept.js checks the layout too
+const PAGE = 65536;
+const HEADER = 24;
+
+/* Fletcher's checksum over 32-bit words (the last few bytes one by one), as [a, b]: any
+ * changed, lost or moved word changes it. Storage damage is what it is for, not an attacker
+ * (see docs/architecture.md); a SHA-256 of the 13 MB ran on the boot's main thread (~230 ms
+ * in a profile on a loaded 2-core machine). */
+export function checksum(bytes) {
+  const whole = bytes.byteLength >>> 2;
+  const words = bytes.byteOffset % 4 === 0
+    ? new Uint32Array(bytes.buffer, bytes.byteOffset, whole)
+    : new Uint32Array(bytes.slice(0, whole * 4).buffer);
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < whole; i++) {
+    a = (a + words[i]) >>> 0;
+    b = (b + a) >>> 0;
+  }
+  for (let i = whole * 4; i < bytes.byteLength; i++) {
+    a = (a + bytes[i]) >>> 0;
+    b = (b + a) >>> 0;
+  }
+  return [a, b];
+}
+
+/* The image without its empty pages (an ArrayBuffer). */
+export function encode(image) {
+  const pages = Math.ceil(image.length / PAGE);
+  const kept = [];
+  for (let index = 0; index < pages; index++) {
+    const start = index * PAGE;
+    const end = Math.min(image.length, start + PAGE);
+    if (start % 8 === 0 && end % 8 === 0 && image.byteOffset % 8 === 0) {
+      const words = new BigUint64Array(image.buffer, image.byteOffset + start, (end - start) / 8);
+      if (words.some((word) => word !== 0n)) kept.push(index);
+    } else if (image.subarray(start, end).some((byte) => byte !== 0)) {
+      kept.push(index);
+    }
+  }
+  const sizes = kept.map((index) => Math.min(PAGE, image.length - index * PAGE));
+  const out = new Uint8Array(HEADER + 4 * kept.length + sizes.reduce((a, b) => a + b, 0));
+  const view = new DataView(out.buffer);
+  let at = HEADER + 4 * kept.length;
+  kept.forEach((index, i) => {
+    view.setUint32(HEADER + 4 * i, index, true);
+    out.set(image.subarray(index * PAGE, index * PAGE + sizes[i]), at);
+    at += sizes[i];
+  });
+  const header = [MAGIC, image.length, PAGE, kept.length, ...checksum(out.subarray(HEADER))];
+  header.forEach((value, i) => view.setUint32(4 * i, value, true));
+  return out.buffer;
+}
+
+/* The image that `encode` stored (a Uint8Array); throws on anything else. */
+export function decode(buffer) {
+  const view = new DataView(buffer);
+  const fail = (why) => { throw new Error(`boot snapshot: ${why}`); };
+  if (buffer.byteLength < HEADER || view.getUint32(0, true) !== MAGIC) fail("not a snapshot");
+  const [size, page, count, a, b] = [4, 8, 12, 16, 20].map((at) => view.getUint32(at, true));
+  if (page !== PAGE || HEADER + 4 * count > buffer.byteLength) fail("bad header");
+  const [sumA, sumB] = checksum(new Uint8Array(buffer, HEADER));
+  if (sumA !== a || sumB !== b) fail("damaged");
+  const image = new Uint8Array(size);
+  let at = HEADER + 4 * count;
+  let previous = -1;
+  for (let i = 0; i < count; i++) {
+    const index = view.getUint32(HEADER + 4 * i, true);
+    const length = Math.min(PAGE, size - index * PAGE);
+    if (index <= previous || length <= 0 || at + length > buffer.byteLength) fail("bad page");
+    image.set(new Uint8Array(buffer, at, length), index * PAGE);
+    at += length;
+    previous = index;
+  }
+  if (at !== buffer.byteLength) fail("trailing bytes");
+  return image;
+}
+
+export async function sha256(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/* {image()}: a Promise of the kept snapshot's image, or null when the service worker has none
+ * (the page is not controlled, or nothing matches). The bytes are read at once, straight from
+ * the cache as a blob (a fetched body would wait for the page's busy main thread chunk by
+ * chunk), while the service worker checks the record; image() then checks and decodes them,
+ * main-thread work left until the caller is ready for it (after the shell's first paint). It
+ * rejects if the image is damaged or malformed (`decode`). */
+export async function open() {
+  if (!navigator.serviceWorker?.controller) return null;
+  const stored = caches.match(SNAPSHOT_KEY).then((found) => found && found.blob());
+  stored.catch(() => {});  // awaited below when the record says there is one
+  const record = await fetch(SNAPSHOT_URL);
+  if (record.status !== 200) return null;  // 204: none
+  const bytes = stored.then((blob) => {
+    if (!blob) throw new Error("boot snapshot: missing");
+    return blob.arrayBuffer();
+  });
+  bytes.catch(() => {});  // image() hands its failure on
+  return {image: () => bytes.then(decode)};
+}
+
+/* Tells the service worker to drop the kept snapshot; `failed`: it did not boot (no other is
+ * taken for this version). */
+export function drop(failed) {
+  navigator.serviceWorker?.controller?.postMessage({type: "drop-snapshot", failed});
+}
+
+/* Makes a snapshot with `modules` (names) imported and hands it to the service worker: a
+ * Promise of {kept, reason, bytes, timings}. Nothing is made while the service worker keeps one
+ * or refuses any (one of this version failed to boot). */
+export async function make(modules) {
+  const container = navigator.serviceWorker;
+  await container.ready;
+  if (!container.controller) {  // the worker's requests must reach it, as the page's do
+    await new Promise((resolve) => container.addEventListener("controllerchange", resolve,
+                                                               {once: true}));
+  }
+  const current = await fetch(SNAPSHOT_URL);
+  const refused = current.status === 200 ? "one is kept already"
+    : current.headers.get("X-LC-Snapshot-Refused");
+  if (refused) return {kept: false, reason: refused};
+  const made = await new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url),
+                              {type: "module"});
+    worker.onmessage = ({data}) => { worker.terminate(); resolve(data); };
+    worker.onerror = (event) => { worker.terminate(); reject(new Error(event.message)); };
+    worker.postMessage({modules});
+  });
+  if (made.error) return {kept: false, reason: made.error, timings: made.timings};
+  const answer = await new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = ({data}) => resolve(data);
+    container.controller.postMessage({type: "snapshot", key: made.key, snapshot: made.snapshot},
+                                     [channel.port2, made.snapshot]);
+  });
+  return {...answer, timings: made.timings};
+}

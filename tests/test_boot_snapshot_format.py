@@ -1,0 +1,169 @@
+"""What the page and the service worker read from storage, run under Node: the boot snapshot's
+format (static/boot-snapshot.mjs `encode`/`decode`, and static/sw-kept.js `snapshotContainer`,
+which must agree with `decode`), and the service worker's zip listing (`zipEntries`), on zips
+written by Python's zipfile."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import struct
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Runs the cases given as JSON on stdin; prints one JSON answer per case.
+RUNNER = r"""
+import { encode, decode } from "%(module)s";
+import { readFileSync } from "node:fs";
+import vm from "node:vm";
+
+const worker = {self: {location: "http://127.0.0.1/sw.js"}, URL, TextDecoder, DataView,
+                Uint8Array, Map};
+vm.createContext(worker);
+vm.runInContext(readFileSync("%(sw)s", "utf8") +
+                "\nself.zipEntries = zipEntries; self.snapshotContainer = snapshotContainer;",
+                worker);
+const {zipEntries, snapshotContainer} = worker.self;
+
+const bytes = (list) => new Uint8Array(list);
+const cases = JSON.parse(readFileSync(0, "utf8"));
+const answers = cases.map(({kind, data}) => {
+  if (kind === "roundtrip") {
+    const image = bytes(data);
+    const stored = encode(image);
+    const back = decode(stored);
+    return {stored: stored.byteLength, same: back.length === image.length
+            && back.every((v, i) => v === image[i]), container: snapshotContainer(stored)};
+  }
+  if (kind === "container") {
+    const buffer = bytes(data).buffer;
+    let decoded = true;
+    try { decode(buffer); } catch (error) { decoded = false; }
+    return {decoded, container: snapshotContainer(buffer)};
+  }
+  const entries = zipEntries(bytes(data).buffer);
+  return entries && [...entries.values()];
+});
+console.log(JSON.stringify(answers));
+"""
+
+
+def run(cases: list[dict[str, object]]) -> list[object]:
+    """The answers of RUNNER to `cases`."""
+    script = RUNNER % {"module": ROOT / "static" / "boot-snapshot.mjs",
+                       "sw": ROOT / "static" / "sw-kept.js"}
+    result = subprocess.run(["node", "--input-type=module", "-e", script],
+                            input=json.dumps(cases), capture_output=True, text=True,
+                            timeout=120, check=True)
+    answers = json.loads(result.stdout)
+    assert isinstance(answers, list)
+    return answers
+
+
+def sparse_image(rng: random.Random, size: int) -> list[int]:
+    """An image of `size` bytes, mostly zeros, with a few busy stretches."""
+    image = [0] * size
+    for _ in range(rng.randrange(0, 6)):
+        start = rng.randrange(size)
+        for at in range(start, min(size, start + rng.randrange(1, 3000))):
+            image[at] = rng.randrange(1, 256)
+    return image
+
+
+def test_an_image_comes_back_whole_and_its_empty_pages_are_not_stored() -> None:
+    rng = random.Random(7)
+    sizes = [1, 8, 65536, 65537, 3 * 65536 + 13, 5 * 65536 + 128]
+    images = [sparse_image(rng, size) for size in sizes] + [[0] * 200_000]
+    answers = run([{"kind": "roundtrip", "data": image} for image in images])
+    for image, answer in zip(images, answers, strict=True):
+        assert isinstance(answer, dict)
+        assert answer["same"] is True and answer["container"] is True
+        busy = {at // 65536 for at, byte in enumerate(image) if byte}
+        pages = sum(min(65536, len(image) - page * 65536) for page in busy)
+        assert answer["stored"] == 24 + 4 * len(busy) + pages
+
+
+def checksum(body: bytes) -> tuple[int, int]:
+    """Fletcher's checksum over little-endian 32-bit words, the last few bytes one by one."""
+    a, b, whole = 1, 0, len(body) // 4 * 4
+    for value in [word for (word,) in struct.iter_unpack("<I", body[:whole])] + list(body[whole:]):
+        a = (a + value) % 2**32
+        b = (b + a) % 2**32
+    return a, b
+
+
+def container(size: int, pages: list[int], page_size: int = 65536, magic: int = 0x3253434C,
+              extra: bytes = b"", damage: bool = False) -> list[int]:
+    """A container laid out as `encode` writes one, with pages of 0x01 bytes; `damage`: one
+    byte changed after its checksum was taken."""
+    body = b"".join(value.to_bytes(4, "little") for value in pages) + b"".join(
+        bytes([1]) * min(page_size, size - page * page_size) for page in pages)
+    head = b"".join(value.to_bytes(4, "little")
+                    for value in (magic, size, page_size, len(pages), *checksum(body)))
+    data = bytearray(head + body + extra)
+    if damage:
+        data[len(data) // 2] ^= 0xFF
+    return list(data)
+
+
+@pytest.mark.parametrize(("data", "good"), [
+    (container(200_000, [0, 3]), True),
+    (container(200_000, [0, 3], magic=0x12345678), False),
+    (container(200_000, [3, 0]), False),
+    (container(200_000, [0, 0]), False),
+    (container(200_000, [0, 4]), False),  # past the last page
+    (container(200_000, [0, 3], extra=b"\0"), False),
+    (container(200_000, [0, 3])[:-1], False),
+    (container(200_000, [1], page_size=4096 * 3), False),  # not the page size encode writes
+    (list(b"LCS2"), False),
+])
+def test_the_page_and_the_service_worker_refuse_the_same_malformed_containers(
+    data: list[int], good: bool
+) -> None:
+    assert run([{"kind": "container", "data": data}]) == [{"decoded": good, "container": good}]
+
+
+def test_the_page_refuses_a_container_damaged_after_it_was_written() -> None:
+    # Well-formed, so the service worker took it; its checksum no longer matches.
+    assert run([{"kind": "container", "data": container(200_000, [0, 3], damage=True)}]) == [
+        {"decoded": False, "container": True}]
+
+
+def make_zip(entries: dict[str, bytes], method: int = zipfile.ZIP_STORED,
+             comment: bytes = b"") -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", method) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+        archive.comment = comment
+    return out.getvalue()
+
+
+def test_the_service_worker_lists_a_zip_from_its_central_directory() -> None:
+    entries = {"json/__init__.py": b"x = 1\n", "json/__init__.pyc": b"\0" * 40, "a.txt": b""}
+    stored, deflated = make_zip(entries), make_zip(entries, zipfile.ZIP_DEFLATED)
+    listed = run([{"kind": "zip", "data": list(stored)}, {"kind": "zip", "data": list(deflated)}])
+    for answer, method in zip(listed, (0, 8), strict=True):
+        assert isinstance(answer, list)
+        assert {entry["name"]: entry["method"] for entry in answer} == dict.fromkeys(entries,
+                                                                                      method)
+    with zipfile.ZipFile(io.BytesIO(stored)) as archive:
+        expected = {info.filename: [info.CRC, info.file_size] for info in archive.infolist()}
+    assert {entry["name"]: [entry["crc"], entry["size"]] for entry in listed[0]} == expected
+
+
+@pytest.mark.parametrize("data", [
+    make_zip({"a.py": b"1"}, comment=b"a comment"),  # the end record is not last
+    make_zip({"a.py": b"1"})[:-1],
+    make_zip({"a.py": b"1"}) + b"\0",
+    b"PK\x03\x04 not a zip at all",
+    b"",
+])
+def test_the_service_worker_refuses_what_is_not_a_plain_zip(data: bytes) -> None:
+    assert run([{"kind": "zip", "data": list(data)}]) == [None]
