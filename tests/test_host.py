@@ -113,6 +113,8 @@ def test_two_random_seats_play_a_whole_match_through_the_host(seed: int) -> None
     # after the end nothing more can be played, and asking still works
     error = table.send(0, "move", move={"type": "next-round"})[0][1]
     assert error["code"] == "illegal-move"
+    assert error["refusal"] == {"code": "wrong-phase", "data": {"phase": "match-end"}}
+    assert parse_host_message(json.dumps(error), 0).fields["refusal"] == error["refusal"]
     assert table.send(1, "get-view")[0][1]["type"] == "match-end"
 
 

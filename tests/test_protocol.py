@@ -432,3 +432,16 @@ def test_a_client_accepts_what_a_host_sends() -> None:
         checked = parse_host_message(encode(message), last)
         assert checked.type == message["type"] and checked.seq > last
         last = checked.seq
+
+
+@pytest.mark.parametrize("refusal", [
+    {"code": "below-top"}, {"code": "nope", "data": {}}, {"code": "pile-empty", "data": {}},
+    {"code": "pile-empty", "data": {"colour": ["R"]}},
+    {"code": "pile-empty", "data": {"colour": True}},
+    "below-top", None,
+])
+def test_a_host_error_with_a_malformed_refusal_is_refused(refusal: object) -> None:
+    raw = json.dumps({"v": 1, "seq": 1, "type": "error", "ref_seq": None, "code": "illegal-move",
+                      "message": "no", "refusal": refusal})
+    with pytest.raises(ProtocolError):
+        parse_host_message(raw, 0)

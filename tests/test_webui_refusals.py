@@ -12,6 +12,8 @@ import pytest
 from lostcities import REFUSAL_CODES, Discard, Options, Play, apply
 from lostcities.scenario import position
 from lostcities.state import PHASES
+from webui.seats import SEAT_REFUSALS, refused
+from webui.seats.computer import BotMatch
 from webui.seats.local import LocalMatch
 from webui.i18n import LANGUAGES, MESSAGES
 from webui.moves import refusal_key, refusal_text
@@ -118,3 +120,36 @@ def test_after_a_play_the_cards_have_no_play_reasons() -> None:
     state = apply(position(hands=(["R4", "Y2"], []), expeditions=({"R": ["R7"]}, {})),
                   Play("Y2"))
     assert Session(LocalMatch(state)).view()["refusals"]["play"] == {}
+
+
+@pytest.mark.parametrize("code", SEAT_REFUSALS)
+def test_every_seat_refusal_is_worded_in_english_and_spanish(code: str) -> None:
+    texts = {lang: refusal_text(lang, refused(code)) for lang in LANGUAGES}
+    assert all(text.strip() and "{" not in text for text in texts.values())
+    assert texts["en"] != texts["es"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_move_is_shown_in_the_players_words(lang: str) -> None:
+    session = _blocked_session()
+    session.handle("select", {"card": "R4"})
+    session.handle("play", {})
+    assert session.ui.message == {"code": "below-top",
+                                  "data": {"card": "R4", "colour": "R", "top": 7}}
+    assert _why(session.render(lang)[1]) == refusal_text(lang, session.ui.message)
+    assert "message" not in session.ui.to_json()  # a reload clears it: not saved
+
+
+def test_a_refused_move_against_the_computer_says_whose_turn_it_is() -> None:
+    match = BotMatch.new(Options(rounds=1), 3, 1, ("Ana", "Bot"), "easy")
+    assert match.to_think() == match.bot
+    before = match.to_json()
+    assert match.submit({"type": "draw", "source": "deck"}) == refused("not-your-turn",
+                                                                      to_act=match.bot)
+    assert match.to_json() == before
+
+
+def test_a_malformed_move_is_not_a_move() -> None:
+    session = _blocked_session()
+    session.handle("draw", {"source": "??"})
+    assert session.ui.message == refused("not-a-move")

@@ -134,7 +134,7 @@ class MatchHost:
             ref_seq = request.seq
             out = self._dispatch(peer, session, request)
         except ProtocolError as exc:
-            return [self._error(peer, exc.code, exc.message, exc.ref_seq)]
+            return [self._error(peer, exc.code, exc.message, exc.ref_seq, exc.refusal)]
         except Exception as exc:  # a bug must never take the transport down (nor leak state)
             message = f"internal error ({type(exc).__name__}); the match is unchanged"
             return [self._error(peer, INTERNAL, message, ref_seq)]
@@ -224,7 +224,7 @@ class MatchHost:
         try:
             new_state = apply(state, move)
         except IllegalMove as exc:
-            raise ProtocolError(ILLEGAL_MOVE, str(exc), seq) from None
+            raise ProtocolError(ILLEGAL_MOVE, str(exc), seq, exc.refusal.to_json()) from None
         except ValueError as exc:
             raise ProtocolError(BAD_MOVE, str(exc), seq) from None
         out = [(peer, self._view_message(peer, new_state, seat, seq))]
@@ -251,9 +251,12 @@ class MatchHost:
         session.last_out += 1
         return envelope(session.last_out, kind, ref_seq, **fields)
 
-    def _error(self, peer: int, code: str, message: str, ref_seq: int | None) -> Outgoing:
+    def _error(self, peer: int, code: str, message: str, ref_seq: int | None,
+               refusal: dict[str, Any] | None = None) -> Outgoing:
         error = self._message(peer, "error", None)
         error.update(ref_seq=ref_seq, code=code, message=message)
+        if refusal is not None:
+            error["refusal"] = refusal
         return (peer, error)
 
     def _view_message(

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from .errors import REFUSAL_CODES
 from .names import MAX_NAME_CHARS as MAX_NAME_CHARS  # re-exported: the wire's bound
 from .names import clean_name, is_hidden
 
@@ -71,11 +72,14 @@ class ProtocolError(ValueError):
     `ref_seq` is the refused message's ``seq`` when it could be read, else None.
     """
 
-    def __init__(self, code: str, message: str, ref_seq: int | None = None) -> None:
+    def __init__(self, code: str, message: str, ref_seq: int | None = None,
+                 refusal: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.ref_seq = ref_seq
+        self.refusal = refusal
+        """For ``illegal-move``: the engine's reason (``{"code", "data"}``, errors.py)."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +176,18 @@ def _totals(value: Any) -> str | None:
     return "must be a list of two integers"
 
 
+def _refusal(value: Any) -> str | None:
+    if not isinstance(value, dict) or set(value) != {"code", "data"}:
+        return "must be an object with code and data"
+    keys = REFUSAL_CODES.get(value["code"]) if isinstance(value["code"], str) else None
+    data = value["data"]
+    if keys is None or not isinstance(data, dict) or set(data) != set(keys):
+        return "must be a refusal the engine gives"
+    if any(isinstance(x, bool) or not isinstance(x, (str, int)) for x in data.values()):
+        return "must hold strings and numbers"
+    return None
+
+
 def _objects(value: Any) -> str | None:
     if isinstance(value, list) and all(isinstance(x, dict) for x in value):
         return None
@@ -204,7 +220,7 @@ HOST_TYPES: Final[Mapping[str, Mapping[str, tuple[Check, bool]]]] = {
     "legal-moves": {**_REPLY, "seat": (_seat, True), "moves": (_objects, True)},
     "pong": {**_REPLY, "t": (_number, False)},
     "error": {"ref_seq": (_positive_or_null, True), "code": (_text, True),
-              "message": (_text, True)},
+              "message": (_text, True), "refusal": (_refusal, False)},
 }
 """Host message types and their fields, for clients checking what a host sends."""
 

@@ -263,6 +263,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "refusal.job-not-offered": ("{job} was not offered to you.", "{job} no se te ofreció."),
     "refusal.nothing-to-undo": ("There is nothing to undo.", "No hay nada que deshacer."),
+    "refusal.offline": (
+        "Not connected to the other player: wait for the connection to come back.",
+        "Sin conexión con el otro jugador: espera a que vuelva la conexión."),
+    "refusal.awaiting-answer": (
+        "Wait for the other player's page to answer your last move.",
+        "Espera a que la página del otro jugador responda a tu último movimiento."),
+    "refusal.not-started": (
+        "The match starts when your opponent joins.",
+        "La partida empieza cuando se una tu rival."),
     # -- hand-off ----------------------------------------------------------------------------
     "handoff.pass": ("Pass to {name}", "Pásale el dispositivo a {name}"),
     "handoff.hint": (

@@ -17,7 +17,9 @@ from webui.html import (
     EMPTY, Markup, button, card_inner, card_span, el, html, icon, join, region,
 )
 from webui.i18n import t
-from webui.moves import draw_block_reason, has_type, is_legal, legal, play_block_reason
+from webui.moves import (
+    draw_block_reason, has_type, is_legal, legal, play_block_reason, refusal_text,
+)
 from webui.uistate import UiState
 
 View = dict[str, Any]
@@ -265,7 +267,7 @@ def _status(view: View, ui: UiState, lang: str, thinking: str | None) -> Markup:
         text = t(lang, "turn.of", name=view["names"][view["to_act"]]) if view.get(
             "to_act") is not None else ""
     elif ui.message:
-        text = ui.message
+        text = refusal_text(lang, ui.message)
     elif view.get("phase") == "draw":
         text = t(lang, "turn.step.draw")
     elif ui.selected:

@@ -18,11 +18,15 @@ class UiState:
     sabotage_menu: bool = False  # choosing which pile to shut
     mixup_seen: list[int] = field(default_factory=list)  # players who dismissed the mixup news
     jobs_seen: list[int] = field(default_factory=list)  # players who saw the jobs reveal
-    message: str | None = None  # the last refusal, shown until the next action
+    message: dict[str, Any] | None = None
+    """The last refusal (a code and its data, worded at render), shown until the next action;
+    not saved: a reload clears it."""
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready copy."""
-        return asdict(self)
+        """A JSON-ready copy (without the transient `message`)."""
+        data = asdict(self)
+        del data["message"]
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> UiState:
@@ -44,8 +48,4 @@ class UiState:
             if not isinstance(value, list) or any(p not in (0, 1) for p in value):
                 raise ValueError(f"bad {name}")
             setattr(ui, name, list(value))
-        message = data.get("message")
-        if message is not None and not isinstance(message, str):
-            raise ValueError("bad message")
-        ui.message = message
-        return ui
+        return ui  # a "message" of older saves is not read

@@ -22,11 +22,31 @@ from typing import Any, ClassVar, Final, NamedTuple
 
 View = dict[str, Any]
 Move = dict[str, Any]
+Refusal = dict[str, Any]
+"""Why a move is not taken: ``{"code": ..., "data": {...}}``, worded by webui/moves.py. The
+codes are the engine's (`lostcities.REFUSAL_CODES`) and the seats' own (`SEAT_REFUSALS`)."""
 Steps = Generator[None, None, Move]
 """Stepwise thinking: each step is a short piece of work; the value returned is the move."""
 
 MATCH_KEY: Final = "lostcities.match"
 """The browser's storage key of the match held on this device (pass and play, the computer)."""
+
+
+SEAT_REFUSALS: Final = ("offline", "awaiting-answer", "not-started")
+"""The seats' own refusal codes (no data): not connected to the other page, the other page has
+not answered the last move yet, the match has not started."""
+
+
+def refused(code: str, **data: Any) -> Refusal:
+    """A refusal with `code` and its `data`."""
+    return {"code": code, "data": data}
+
+
+def refusal_of(exc: ValueError) -> Refusal:
+    """The engine's refusal behind `exc` (`IllegalMove`); any other ValueError (a malformed
+    move) is ``not-a-move``."""
+    refusal = getattr(exc, "refusal", None)
+    return refusal.to_json() if refusal is not None else refused("not-a-move")
 
 
 class Remote(NamedTuple):
@@ -53,8 +73,8 @@ class Seat:
     - `local_players`: the players who sit at this device (two for pass and play: the table
       then shows a hand-off screen between their turns).
     - `view()`: the current view (docs/architecture.md) of the local player to see the table.
-    - `submit(move)`: the local player's move (move JSON); None when accepted, else a refusal
-      for the player (and nothing changes).
+    - `submit(move)`: the local player's move (move JSON); None when accepted, else a
+      `Refusal` (a code and its data, worded by the UI), and nothing changes.
     - `set_on_change(callback)`: `callback()` runs whenever the view or the seat changes by
       something other than `submit` (the computer's move, a message from the other page).
     """
@@ -76,8 +96,8 @@ class Seat:
         """The current view for the local seat."""
         raise NotImplementedError
 
-    def submit(self, move: Move) -> str | None:
-        """Apply `move`; None if accepted, else a player-readable refusal."""
+    def submit(self, move: Move) -> Refusal | None:
+        """Apply `move`; None if accepted, else why not."""
         raise NotImplementedError
 
     def set_on_change(self, callback: Callable[[], None]) -> None:

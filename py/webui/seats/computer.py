@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import lostcities
 from lostcities.bots import LEVELS, Bot, StrongBot, make_bot
 
-from webui.seats import Move, Seat, Steps, View
+from webui.seats import Move, Refusal, Seat, Steps, View, refusal_of, refused
 
 LEVEL_NAMES = tuple(LEVELS)
 """The computer's levels: ``easy``, ``medium``, ``hard``."""
@@ -120,14 +120,14 @@ class BotMatch(Seat):
         """The bot's seat when it must move now, else None."""
         return self.bot if self._state.to_act == self.bot else None
 
-    def submit(self, move: Move) -> str | None:
+    def submit(self, move: Move) -> Refusal | None:
         """Apply the human's move; None if accepted, else why not (state unchanged)."""
         if self.to_think() is not None:
-            return "Wait: it is the computer's turn."
+            return refused("not-your-turn", to_act=self.bot)
         try:
             self._state = lostcities.apply(self._state, lostcities.move_from_json(move))
         except ValueError as exc:
-            return str(exc)
+            return refusal_of(exc)
         return None
 
     def think(self) -> Steps:

@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 import lostcities
 
-from webui.seats import Seat, View, Move
+from webui.seats import Move, Refusal, Seat, View, refusal_of
 
 
 class LocalMatch(Seat):
@@ -47,13 +47,13 @@ class LocalMatch(Seat):
                                    lostcities.view(self._state, self._seat))
         return cached[2]
 
-    def submit(self, move: Move) -> str | None:
+    def submit(self, move: Move) -> Refusal | None:
         """Apply a move JSON; None if accepted, else the engine's reason (state unchanged)."""
         try:
             parsed = lostcities.move_from_json(move)
             self._state = lostcities.apply(self._state, parsed)
         except ValueError as exc:  # IllegalMove is a ValueError; so is a malformed move
-            return str(exc)
+            return refusal_of(exc)
         if self._state.to_act is not None:
             self._seat = self._state.to_act
         return None

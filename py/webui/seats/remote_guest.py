@@ -22,7 +22,7 @@ from lostcities.viewcheck import ViewError, check_match_end, check_view
 
 from webui.online.codes import GUEST_KEY, normalize_code
 from webui.online.liveness import Liveness, State
-from webui.seats import Remote, Seat
+from webui.seats import Refusal, Remote, Seat, refused
 from webui.seats.remote_host import GUEST_SEAT, TOKEN_RE
 
 SAVE_FORMAT: Final = "lostcities-online-guest"
@@ -96,14 +96,14 @@ class OnlineGuest(Seat):
             raise LookupError("no view from the host yet")
         return self._view
 
-    def submit(self, move: dict[str, Any]) -> str | None:
+    def submit(self, move: dict[str, Any]) -> Refusal | None:
         """Send a move to the host; None when sent (the host's answer updates the view)."""
         if self._send is None or not self.live.is_open:
-            return "Not connected to the host: wait for the connection to come back."
+            return refused("offline")
         if self._pending is not None:
-            return "Wait for the host to answer your last move."
+            return refused("awaiting-answer")
         if self._view is None:
-            return "The match has not started yet."
+            return refused("not-started")
         self.error = None
         self._pending = self._seq + 1  # set first: the answer may come back at once
         self._next(envelope(0, "move", None, move=move))

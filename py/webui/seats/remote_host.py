@@ -26,7 +26,7 @@ from lostcities.protocol import (
 
 from webui.online.codes import HOST_KEY, normalize_code
 from webui.online.liveness import CLOSE_AFTER_DROPS, Liveness, RateLimit, State
-from webui.seats import Remote, Seat
+from webui.seats import Refusal, Remote, Seat, refused
 
 HOST_SEAT: Final = 0
 GUEST_SEAT: Final = 1
@@ -140,19 +140,19 @@ class OnlineHost(Seat):
             self._view = (state, lostcities.view(state, HOST_SEAT))
         return self._view[1]
 
-    def submit(self, move: dict[str, Any]) -> str | None:
+    def submit(self, move: dict[str, Any]) -> Refusal | None:
         """The host's move, validated by MatchHost like any other; None or the refusal."""
         if self._match.state is None:
-            return "The match starts when your opponent joins."
+            return refused("not-started")
         self._local_seq += 1
         try:
             text = encode(envelope(self._local_seq, "move", None, move=move))
-        except (TypeError, ValueError) as exc:
-            return f"not a move: {exc}"
+        except (TypeError, ValueError):
+            return refused("not-a-move")
         out = self._match.receive(HOST_SEAT, text)
-        refused = [m["message"] for p, m in out if p == HOST_SEAT and m["type"] == "error"]
+        errors = [m for p, m in out if p == HOST_SEAT and m["type"] == "error"]
         self._send_guest(out)
-        return refused[0] if refused else None
+        return (errors[0].get("refusal") or refused("not-a-move")) if errors else None
 
     def set_on_warn(self, callback: Callable[[str], None]) -> None:
         """`callback(text)` runs when the guest misbehaves in a way worth logging (a flood)."""
