@@ -65,8 +65,13 @@ TIMESTAMPS = """
 (() => {
   const clock = () => performance.timeOrigin + performance.now();
   window.__lcT = {send: [], recv: []};
+  window.__lcBytes = {};  // bytes this page sent, by message type
   const send = RTCDataChannel.prototype.send;
   RTCDataChannel.prototype.send = function (data) {
+    if (typeof data === "string") {
+      const kind = (/"type":"([a-z-]+)"/.exec(data) || [null, "other"])[1];
+      window.__lcBytes[kind] = (window.__lcBytes[kind] || 0) + new Blob([data]).size;
+    }
     if (typeof data === "string" && /"type":"(move|view|match-end)"/.test(data))
       window.__lcT.send.push(clock());
     return send.call(this, data);
@@ -135,9 +140,9 @@ def ready(page: Page) -> None:
                            timeout=180_000)
 
 
-def enter_lobby(page: Page) -> None:
+def enter_lobby(page: Page, rounds: int = 1) -> None:
     page.locator('[data-option="mode"][value="online"]').check()
-    page.locator('[data-option="rounds"]').select_option("1")
+    page.locator('[data-option="rounds"]').select_option(str(rounds))
     page.click('[data-action="start"]')
     page.wait_for_selector('body[data-screen="lobby"]')
 
@@ -236,12 +241,15 @@ def main() -> int:
     """Run the benchmark and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=60, help="moves to time (default 60)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of the match (1)")
     parser.add_argument("--headed", action="store_true")
     parser.add_argument("--liveness", action="store_true",
                         help="then time the connection states (network cut, pages closed)")
     args = parser.parse_args()
     proc, url = start_server()
     samples: dict[str, list[Parts]] = {"host -> guest": [], "guest -> host": []}
+    sent: list[dict[str, int]] = []
+    rounds = 1
     figures: list[tuple[str, float]] = []
     try:
         with sync_playwright() as pw:
@@ -257,7 +265,7 @@ def main() -> int:
                 page.goto(url)
             for page in (host, guest):
                 ready(page)
-            enter_lobby(host)
+            enter_lobby(host, args.rounds)
             host.click('[data-action="create-room"]')
             code = host.wait_for_selector("[data-room-code]", timeout=60_000)
             assert code is not None
@@ -275,6 +283,9 @@ def main() -> int:
                 actor, other = (host, guest) if seat == 0 else (guest, host)
                 samples["host -> guest" if seat == 0 else "guest -> host"].append(
                     move(actor, other))
+            sent = [page.evaluate("() => window.__lcBytes") for page in (host, guest)]
+            mark = host.evaluate("() => document.querySelector('[data-sync]').dataset.sync")
+            rounds = int(mark.split(":")[0])
             if args.liveness:
                 figures = liveness(host, guest, url)
             browser.close()
@@ -290,6 +301,12 @@ def main() -> int:
     for name, moves in samples.items():
         for part in ("actor", "transport", "other", "dom"):
             report(f"{name} {part}", [m[part] for m in moves if part in m])
+    print(f"bytes on the wire ({rounds} round(s) played), by message type, host and guest:")
+    for who, counts in zip(("host", "guest"), sent):
+        print(f"  {who}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    heartbeat = ("ping", "pong")
+    match_bytes = sum(v for counts in sent for k, v in counts.items() if k not in heartbeat)
+    print(f"  the match (heartbeat left out): {match_bytes / rounds / 1000:.1f} KB a round")
     if figures:
         print(f"liveness (seconds; the heartbeat calls the opponent lost after {LOST_AFTER:.0f} s "
               "of silence)")
