@@ -263,6 +263,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "refusal.job-not-offered": ("{job} was not offered to you.", "{job} no se te ofreció."),
     "refusal.nothing-to-undo": ("There is nothing to undo.", "No hay nada que deshacer."),
+    "refusal.stopped": (
+        "The match was stopped: see the notice above.",
+        "La partida se detuvo: mira el aviso de arriba."),
     "refusal.offline": (
         "Not connected to the other player: wait for the connection to come back.",
         "Sin conexión con el otro jugador: espera a que vuelva la conexión."),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
+from lostcities.fair.wire import MAX_MESSAGE_CHARS as MAX_FAIR_CHARS
 from lostcities.protocol import MAX_MESSAGE_BYTES
 
 PING_EVERY: Final = 2.0
@@ -83,10 +84,22 @@ CLOSE_AFTER_DROPS: Final = 40
 """Messages dropped over the rate after which the host closes the connection (a flood)."""
 
 
-def message_cost(size: int) -> float:
+LINK_RATE: Final = 32.0
+"""Tokens a second a fair match's connection regains (a token per KB: a page pings every 2 s,
+and sends a few messages of at most a few KB for each move)."""
+
+LINK_BURST: Final = 256
+"""Tokens a fair match's connection may spend at once: a round's shuffles, or what a page
+resends after a reconnection."""
+
+LINK_MAX_COST: Final = MAX_FAIR_CHARS / BYTES_PER_TOKEN
+"""The most one message of a fair match costs (a longer one is refused unread)."""
+
+
+def message_cost(size: int, max_cost: float = MAX_COST) -> float:
     """The tokens a message of `size` bytes (or characters) costs: 1 up to BYTES_PER_TOKEN,
-    then in proportion, up to MAX_COST."""
-    return min(MAX_COST, max(1.0, size / BYTES_PER_TOKEN))
+    then in proportion, up to `max_cost`."""
+    return min(max_cost, max(1.0, size / BYTES_PER_TOKEN))
 
 
 class RateLimit:
@@ -100,9 +113,11 @@ class RateLimit:
     and each message costs tokens in proportion to its size (`message_cost`).
     """
 
-    def __init__(self, now: float, rate: float = RATE, burst: int = BURST) -> None:
+    def __init__(self, now: float, rate: float = RATE, burst: int = BURST,
+                 max_cost: float = MAX_COST) -> None:
         self.rate = rate
         self.burst = burst
+        self.max_cost = max_cost
         self.tokens = float(burst)
         self.dropped = 0
         """Messages refused so far on this connection."""
@@ -114,7 +129,7 @@ class RateLimit:
         counted as dropped)."""
         self.tokens = min(float(self.burst), self.tokens + max(0.0, now - self._at) * self.rate)
         self._at = max(self._at, now)
-        cost = message_cost(size)
+        cost = message_cost(size, self.max_cost)
         if self.tokens >= cost:
             self.tokens -= cost
             return True
@@ -124,3 +139,8 @@ class RateLimit:
     def handled(self, now: float) -> None:
         """The message allowed last was handled by `now`: the time it took regains nothing."""
         self._at = max(self._at, now)
+
+
+def link_limit(now: float) -> RateLimit:
+    """The budget of a fair match's connection from `now`."""
+    return RateLimit(now, LINK_RATE, LINK_BURST, LINK_MAX_COST)

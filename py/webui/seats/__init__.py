@@ -32,9 +32,9 @@ MATCH_KEY: Final = "lostcities.match"
 """The browser's storage key of the match held on this device (pass and play, the computer)."""
 
 
-SEAT_REFUSALS: Final = ("offline", "awaiting-answer", "not-started")
+SEAT_REFUSALS: Final = ("offline", "awaiting-answer", "not-started", "stopped")
 """The seats' own refusal codes (no data): not connected to the other page, the other page has
-not answered the last move yet, the match has not started."""
+not answered the last move yet, the match has not started, a failed check stopped it."""
 
 
 def refused(code: str, **data: Any) -> Refusal:

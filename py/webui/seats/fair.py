@@ -1,0 +1,741 @@
+"""The seats of an online match: a fair match (`lostcities.fair.FairPeer`) over one connection.
+
+Both pages run a `FairPeer` for their own seat, and neither holds the other's cards: the deck is
+shuffled and dealt by both (docs/fair-play.md), every message is checked on arrival, and a
+failed check stops the match on the page that saw it, with the evidence in its save. In the
+match the two seats are equals; the room's host (`FairHost`, seat 0) only keeps the lobby's
+role: its room code, and which guest (`FairGuest`, seat 1, known by a secret token) may join.
+
+Around the fair messages the pages exchange control messages (webui/online/control.py): the
+guest's ``hello`` and the host's ``welcome`` on every new connection say which match each page
+holds and the last fair message each accepted, and each then resends what the other missed
+(`FairPeer.sent_after`): a reload of either page or a dropped connection resumes exactly.
+A page saves its seat (its secret and transcript: `FairPeer.save`) before it sends a message
+that only it could make again (its player's move, a new match's first); the rest it saves
+after the paint, as every seat does (what it sends in answer, it would make again, byte for
+byte, from the same messages: `FairPeer.restore` checks it).
+
+A room's matches are numbered (``match``): a later match in the same room (a rematch) is a new
+`FairPeer` begun by `_begin` with the next number, agreed over control messages.
+
+Browser-free: the transport (webui/online/net.py) hands the seat connections and raw text, the
+page's storage is handed in (`set_store`), and the group (`load`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Callable
+from typing import Any, ClassVar, Final, Protocol, TypeVar
+
+from lostcities import Move as LcMove, Options, move_from_json, why_illegal
+from lostcities.errors import CorruptSave
+from lostcities.fair import FairError, FairPeer, Group, NotAllowed
+from lostcities.protocol import APP_VERSION, FORBIDDEN, NO_MATCH, VERSION_MISMATCH
+
+from webui.online import control
+from webui.online.codes import GUEST_KEY, HOST_KEY, normalize_code
+from webui.online.control import Control, ControlError, MatchSetup, check_name
+from webui.online.liveness import PING_EVERY, Liveness, State, link_limit
+from webui.seats import Move, Refusal, Remote, Seat, View, refusal_of, refused
+from webui.setaside import Storage
+
+HOST_SEAT: Final = 0
+GUEST_SEAT: Final = 1
+SAVE_FORMAT: Final = "lostcities-fair-room"
+SAVE_VERSION: Final = 1
+TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
+"""A guest token: 16 to 64 URL-safe characters."""
+SECRET_BYTES: Final = 32
+RELOAD_TEXT: Final = "The host runs another version of the game: reload the page to update."
+
+
+def new_token() -> str:
+    """A fresh secret guest token."""
+    return secrets.token_urlsafe(24)
+
+
+class Link(Protocol):
+    """One data connection to the other page, as the network layer gives it."""
+
+    def send(self, text: str) -> None:
+        """Send one message's text."""
+        ...
+
+    def close(self) -> None:
+        """Close the connection (after what was sent has gone out)."""
+        ...
+
+
+class Transport(Protocol):
+    """The network layer of a seat (webui/online/net.py's `HostNet` or `GuestNet`)."""
+
+    status: str | None
+    """What the network layer is going through, for the waiting room (None: all is well)."""
+
+    def close(self, delay: float = 0.0) -> None:
+        """Hang up (after `delay` seconds)."""
+        ...
+
+
+class FairSeat(Seat):
+    """What both seats share: the match (a `FairPeer`), its view and moves, the link's resync,
+    liveness and flood limit, and the save. `FairHost` and `FairGuest` add their lobby roles."""
+
+    mode: ClassVar[str] = "online"
+    seat: ClassVar[int]
+    role: ClassVar[str]
+
+    def __init__(self, code: str, name: str, now: float) -> None:
+        self.code = normalize_code(code)
+        self.name = check_name(name)
+        """This page's player's name."""
+        self.local_players = frozenset({self.seat})
+        self.live = Liveness(now)
+        self.limit = link_limit(now)
+        """The current connection's message budget (a fresh one per connection)."""
+        self.transport: Transport | None = None
+        self.setup: MatchSetup | None = None
+        """The match's setup, once both names are known."""
+        self.match_no = 0
+        """The number of the room's match this page holds (0: none yet)."""
+        self.peer: FairPeer | None = None
+        self.group: Group | None = None
+        self.error: str | None = None
+        """A problem with the other page's messages that did not stop the match."""
+        self._saved_peer: Any = None
+        """A resumed save's match, until `load` replays it."""
+        self._send: Callable[[str], None] | None = None
+        """The connection's send, once the pages greeted each other on it."""
+        self._cursor = 0
+        """This page's fair messages the other page has (said it has, or was sent since)."""
+        self._last_ping = now
+        self._view: View | None = None
+        self._view_fresh = False
+        self._store: Storage | None = None
+        self._on_warn: Callable[[str], None] | None = None
+
+    # ---- the Seat interface ----------------------------------------------------------------
+
+    @property
+    def has_match(self) -> bool:
+        """Whether the match shows (its first deal is done)."""
+        return self._current_view() is not None
+
+    def view(self) -> View:
+        """This seat's view (the engine's, with the fair layer's legal moves and status)."""
+        shown = self._current_view()
+        if shown is None:
+            raise LookupError("the match starts once both pages have shuffled")
+        return shown
+
+    def _current_view(self) -> View | None:
+        if not self._view_fresh:
+            self._view = None if self.peer is None else self.peer.view()
+            self._view_fresh = True
+        return self._view
+
+    def _dirty(self) -> None:
+        self._view_fresh = False
+
+    def submit(self, move: Move) -> Refusal | None:
+        """The player's move: made, saved and sent; None, or why not (nothing changes)."""
+        peer = self.peer
+        if peer is None or not self.has_match:
+            return refused("not-started")
+        if peer.error is not None:
+            return refused("stopped")
+        try:
+            parsed = move_from_json(move)
+        except ValueError as exc:
+            return refusal_of(exc)
+        try:
+            out = peer.act(parsed)
+        except NotAllowed:
+            return self._why_not(parsed)
+        except FairError:
+            self._dirty()
+            return refused("stopped")
+        self._dirty()
+        if out:
+            self._persist()  # only this page could make this message again: saved first
+        self._flush()
+        return None
+
+    def _why_not(self, move: LcMove) -> Refusal:
+        """Why the fair layer did not take `move`: the engine's reason, or the other page's
+        answer is awaited."""
+        peer, state = self.peer, None if self.peer is None else self.peer.state
+        if peer is None or state is None or peer.waiting():
+            return refused("awaiting-answer")
+        why = why_illegal(state, move, self.seat)
+        return why.to_json() if why is not None else refused("awaiting-answer")
+
+    def match_on(self) -> bool:
+        """Whether leaving now would end a match still being played."""
+        return (self.peer is not None and self.peer.error is None and super().match_on())
+
+    @property
+    def stopped(self) -> bool:
+        """Whether a failed check stopped the match."""
+        return self.peer is not None and self.peer.error is not None
+
+    def stop_text(self) -> str:
+        """What the player is told of the check that stopped the match."""
+        error = self.peer.error if self.peer is not None else None
+        if error is None:
+            return ""
+        return (f"The match was stopped: {error.message} ({error.code}). The other page"
+                " sent something that fails the fair-play checks; your save keeps the"
+                " evidence.")
+
+    def problem(self) -> str | None:
+        """The notice to show: the stop, or the last problem with the other page."""
+        return self.stop_text() or self.error
+
+    def set_on_warn(self, callback: Callable[[str], None]) -> None:
+        """`callback(text)` runs on what is worth logging (a flood, a save that failed)."""
+        self._on_warn = callback
+
+    def _warn(self, text: str) -> None:
+        if self._on_warn is not None:
+            self._on_warn(text)
+
+    # ---- the match -------------------------------------------------------------------------
+
+    def load(self, group: Group) -> None:
+        """Play with `group` (libsodium in the page) from now on; a resumed match is replayed
+        from its save (CorruptSave, the save untouched, if it does not replay)."""
+        self.group = group
+        doc = self._saved_peer
+        if doc is not None:
+            peer = FairPeer.restore(doc, group)
+            if peer.seat != self.seat:
+                raise CorruptSave("the saved match is another seat's")
+            self.peer, self._saved_peer = peer, None
+        self._dirty()
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the seat has its group (and its saved match, replayed)."""
+        return self.group is not None and self._saved_peer is None
+
+    def _begin(self, setup: MatchSetup, match_no: int) -> None:
+        """Begin match `match_no` of the room with a fresh secret, saved before anything of it
+        is sent."""
+        if self.group is None:
+            raise RuntimeError("the seat has no group yet: load it first")
+        self.setup, self.match_no = setup, match_no
+        self.peer = FairPeer(self.seat, setup.options, setup.names, setup.first_player,
+                             secrets.token_bytes(SECRET_BYTES), self.group)
+        self.peer.start()
+        self._dirty()
+        self._persist()
+
+    def _greeted(self, send: Callable[[str], None], last: int) -> None:
+        """The pages greeted each other on a connection: the other has this page's messages
+        up to `last`; send it the rest."""
+        self._send, self._cursor = send, last
+        self._flush()
+
+    def _flush(self) -> None:
+        """Send the other page this page's fair messages it does not have yet, in order."""
+        if self._send is None or self.peer is None:
+            return
+        for text in self.peer.sent_after(self._cursor):
+            self._send(text)
+            self._cursor += 1
+
+    def _take(self, raw: str | bytes) -> None:
+        """A message on a greeted connection: a heartbeat, the host's goodbye, or the match's.
+        Anything else (a malformed or out-of-place control message included) goes to the
+        FairPeer, which checks it: what fails stops the match, the evidence kept."""
+        try:
+            message = control.parse(raw)
+        except ControlError:
+            message = None
+        if message is not None and (message.kind == "ping" or self._control(message)):
+            return
+        peer = self.peer
+        if peer is None or peer.error is not None:
+            return  # a stopped match reads nothing more
+        try:
+            peer.receive(raw)
+        except FairError:
+            pass  # the peer keeps the error and its evidence: shown, and saved after the paint
+        self._dirty()
+        self._flush()
+        self._changed()
+
+    def _control(self, message: Control) -> bool:
+        """A control message mid-match other than a ping: True if this seat takes it."""
+        return False
+
+    def _heard(self, now: float, size: int) -> bool:
+        """A message arrived at `now`: within the connection's budget? (Over it, the
+        connection is cut: `_flooded`.)"""
+        if not self.limit.allow(now, size):
+            self._flooded()
+            return False
+        self.live.heard(now)
+        return True
+
+    def _flooded(self) -> None:
+        """Too many messages: the connection is dropped (a resync on the next one loses
+        nothing, since no message after a dropped one is read)."""
+        raise NotImplementedError
+
+    def _ping(self, now: float) -> None:
+        if self._send is not None and now - self._last_ping >= PING_EVERY:
+            self._last_ping = now
+            self._send(control.ping())
+
+    def _unlink(self) -> None:
+        self._send = None
+        self.live.closed()
+
+    # ---- saving ----------------------------------------------------------------------------
+
+    def set_store(self, storage: Storage) -> None:
+        """Save into `storage` (under `save_key`) before sending what only this page could
+        make again."""
+        self._store = storage
+
+    def _persist(self) -> None:
+        if self._store is None:
+            return
+        try:
+            self._store.setItem(self.save_key, json.dumps(self.to_json()))
+        except Exception as exc:  # noqa: BLE001 - storage full or refused: play on, say so
+            self._warn(f"room {self.code}: the match could not be saved ({exc!r})")
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything to resume the seat exactly (its secret: keep it on this page)."""
+        peer = self.peer.save() if self.peer is not None else self._saved_peer
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "role": self.role,
+                "code": self.code, "name": self.name, "match": self.match_no,
+                "setup": None if self.setup is None else self.setup.to_json(),
+                "peer": peer, **self._role_json()}
+
+    def _role_json(self) -> dict[str, Any]:
+        return {}
+
+    def _restore_common(self, doc: dict[str, Any]) -> None:
+        """The shared part of a save (`from_json`); CorruptSave saying what is wrong."""
+        match_no, setup, peer = doc.get("match"), doc.get("setup"), doc.get("peer")
+        if isinstance(match_no, bool) or not isinstance(match_no, int) \
+                or not 0 <= match_no <= control.MAX_MATCHES:
+            raise CorruptSave("saved room: bad match number")
+        try:
+            self.setup = None if setup is None else MatchSetup.from_json(setup)
+        except ControlError as exc:
+            raise CorruptSave(f"saved room: {exc}") from None
+        if (peer is None) != (match_no == 0) or (peer is None) != (self.setup is None):
+            raise CorruptSave("saved room: the match, its number and its setup disagree")
+        if peer is not None:
+            if not isinstance(peer, dict) or peer.get("seat") != self.seat:
+                raise CorruptSave("saved room: the match is not this seat's")
+            assert self.setup is not None
+            if (peer.get("options"), peer.get("names"), peer.get("first_player")) != (
+                    self.setup.options.to_json(), list(self.setup.names),
+                    self.setup.first_player):
+                raise CorruptSave("saved room: the match is not the room's")
+        self.match_no, self._saved_peer = match_no, peer
+
+
+def _check_doc(doc: object, role: str) -> dict[str, Any]:
+    if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
+        raise CorruptSave("not a saved online room")
+    if doc.get("version") != SAVE_VERSION:
+        raise CorruptSave(f"unsupported online room version {doc.get('version')!r}")
+    if doc.get("role") != role:
+        raise CorruptSave(f"not a saved room of a {role}")
+    return doc
+
+
+T = TypeVar("T")
+
+
+def _checked(make: Callable[[], T], what: str) -> T:
+    """`make()`, what a save holds checked (its ValueError becomes CorruptSave)."""
+    try:
+        return make()
+    except ValueError as exc:
+        raise CorruptSave(f"saved room: bad {what} ({exc})") from None
+
+
+def _text(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise CorruptSave(f"saved room: bad {key}")
+    return value
+
+
+class FairHost(FairSeat):
+    """The room's host: seat 0. It picks the options, shows the code, and lets one guest in
+    (the first valid token binds the seat); the match begins when that guest says hello."""
+
+    save_key: ClassVar[str] = HOST_KEY
+    seat: ClassVar[int] = HOST_SEAT
+    role: ClassVar[str] = "host"
+
+    def __init__(self, code: str, options: Options, first_player: int | None, name: str,
+                 now: float) -> None:
+        super().__init__(code, name, now)
+        if first_player not in (None, 0, 1) or isinstance(first_player, bool):
+            raise ValueError("the first player must be 0, 1 or None")
+        self.options = options
+        self.first_player = first_player
+        self.token: str | None = None
+        self._link: Link | None = None
+
+    @classmethod
+    def create(cls, code: str, options: Options, first_player: int | None, name: str,
+               now: float) -> FairHost:
+        """A new room (its match begins when the guest arrives)."""
+        return cls(code, options, first_player, name, now)
+
+    @property
+    def guest_name(self) -> str | None:
+        """The guest's name once a match began."""
+        return None if self.setup is None else self.setup.names[GUEST_SEAT]
+
+    # ---- connections ---------------------------------------------------------------------
+
+    def accept(self, link: Link, metadata: object, now: float) -> str | None:
+        """A new connection: None if it may now speak for seat 1, else the refusal sent on it
+        (the caller closes it). `metadata`: ``{"token": "..."}`` from PeerJS."""
+        token = metadata.get("token") if isinstance(metadata, dict) else None
+        if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
+            return self._refuse(link, FORBIDDEN, "this connection has no valid guest token:"
+                                " open the join link or type the room code")
+        if self.token is not None and not secrets.compare_digest(token, self.token):
+            return self._refuse(link, FORBIDDEN, f"room {self.code} already has a guest")
+        if self._link is not None:
+            self._link.close()  # a reconnecting guest replaces its stale connection
+        self.token = self.token or token
+        self._link, self._send = link, None
+        self.live.opened(now)
+        self.limit = link_limit(now)
+        self._changed()
+        return None
+
+    def receive(self, link: Link, raw: str | bytes, now: float,
+                clock: Callable[[], float] | None = None) -> None:
+        """A message from the guest, arrived at `now`; never raises. `clock` (the same clock)
+        is read once it is handled: the time handling took regains no flood budget."""
+        if link is not self._link or not self._heard(now, len(raw)):
+            return
+        if self._send is None:
+            self._hello(link, raw)
+        else:
+            self._take(raw)
+        if clock is not None:
+            self.limit.handled(clock())
+
+    def _hello(self, link: Link, raw: str | bytes) -> None:
+        """The first message on a connection must be the guest's hello."""
+        try:
+            hello = control.parse(raw)
+        except ControlError as exc:
+            self._refuse(link, FORBIDDEN, f"a malformed hello: {exc}", close=True)
+            return
+        if hello is None or hello.kind != "hello":
+            self._refuse(link, FORBIDDEN, "the first message must be a hello", close=True)
+            return
+        if hello.app != APP_VERSION:
+            self._refuse(link, VERSION_MISMATCH, f"this room runs version {APP_VERSION}:"
+                         " reload the page to update", close=True)
+            return
+        if self.peer is None:
+            if hello.match != 0 or self.group is None:
+                self._refuse(link, NO_MATCH, "this room holds no match of your page",
+                             close=True)
+                return
+            self._begin(MatchSetup(self.options, (self.name, hello.name), self.first_player), 1)
+        elif hello.match != self.match_no and not (
+                hello.match == 0 and self.peer.last_received == 0):
+            # (a guest whose page lost its match before sending anything may begin it again)
+            self._refuse(link, NO_MATCH, "this room holds another match than your page",
+                         close=True)
+            return
+        assert self.peer is not None and self.setup is not None
+        link.send(control.welcome(APP_VERSION, self.match_no, self.peer.last_received,
+                                  self.setup))
+        self._greeted(link.send, hello.last)
+        self._changed()
+
+    def closed(self, link: Link) -> None:
+        """The guest's connection closed (PeerJS saw it go)."""
+        if link is self._link:
+            self._link = None
+            self._unlink()
+            self._changed()
+
+    def _refuse(self, link: Link, code: str, text: str, close: bool = False) -> str:
+        message = control.refused(code, text)
+        link.send(message)
+        if close:
+            link.close()
+            self.closed(link)
+        return message
+
+    def _flooded(self) -> None:
+        link = self._link
+        if link is None:
+            return
+        text = f"too many messages (over {self.limit.rate:g} a second): connection closed"
+        self._warn(f"guest of room {self.code}: {text}")
+        self._refuse(link, FORBIDDEN, text, close=True)
+
+    # ---- the Seat interface ----------------------------------------------------------------
+
+    def attach(self, transport: Transport) -> None:
+        """Play over `transport` (the room on the broker) from now on."""
+        self.transport = transport
+
+    def connection(self, now: float) -> State | None:
+        """The guest's connection state, or None while no guest has ever joined."""
+        return None if self.token is None else self.live.state(now)
+
+    def remote(self, now: float) -> Remote:
+        """The guest's connection, for the badge over the table."""
+        return Remote(self.connection(now) or "reconnecting", self.guest_name, self.code,
+                      self.problem())
+
+    def tick(self, now: float) -> None:
+        """Once a second: the heartbeat."""
+        self._ping(now)
+
+    def hang_up(self) -> None:
+        """Leave the broker at once (the page is being left: the room resumes on reload)."""
+        if self.transport is not None:
+            self.transport.close()
+            self.transport = None
+
+    def leave(self) -> None:
+        """The host leaves the room for good: the guest is told (``bye``), then the room
+        leaves the broker (a moment later, so that the goodbye goes out)."""
+        if self._link is not None:
+            self._link.send(control.bye())
+            self._link.close()
+        if self.transport is not None:
+            self.transport.close(delay=0.5)
+            self.transport = None
+
+    # ---- saving ----------------------------------------------------------------------------
+
+    def _role_json(self) -> dict[str, Any]:
+        return {"token": self.token, "options": self.options.to_json(),
+                "first_player": self.first_player}
+
+    @classmethod
+    def from_json(cls, doc: object, now: float) -> FairHost:
+        """A room from `to_json` output, its match replayed by `load`; CorruptSave saying
+        what is wrong."""
+        data = _check_doc(doc, "host")
+        token = data.get("token")
+        if token is not None and not (isinstance(token, str) and TOKEN_RE.fullmatch(token)):
+            raise CorruptSave("saved room: bad guest token")
+        options = _checked(lambda: Options.from_json(data.get("options")), "options")
+        host = _checked(lambda: cls(_text(data, "code"), options, data.get("first_player"),
+                                    _text(data, "name"), now), "room")
+        host.token = token
+        host._restore_common(data)
+        if host.setup is not None and (host.setup.options, host.setup.names[0],
+                                       host.setup.first_player) != (
+                options, host.name, host.first_player):
+            raise CorruptSave("saved room: the match is not the room's")
+        return host
+
+
+class FairGuest(FairSeat):
+    """A guest of a room: seat 1. It dials the room with its token (webui/online/net.py's
+    `GuestNet`), says hello on each connection and builds its match from the host's
+    welcome."""
+
+    save_key: ClassVar[str] = GUEST_KEY
+    seat: ClassVar[int] = GUEST_SEAT
+    role: ClassVar[str] = "guest"
+
+    def __init__(self, code: str, token: str, name: str, now: float) -> None:
+        super().__init__(code, name, now)
+        if not TOKEN_RE.fullmatch(token):
+            raise ValueError("bad guest token")
+        self.token = token
+        self.reload_needed: str | None = None
+        """Set when the host runs another version: this page must reload."""
+        self.refused: str | None = None
+        """Set when the host refused this guest (e.g. the room has another guest)."""
+        self.joined = False
+        """Whether the host has ever welcomed this guest (a room was found)."""
+        self.host_away: str | None = None
+        """How the host is gone: "closed" (its page is closed: the room is not on the broker;
+        it resumes when the host opens it again) or "left" (the host left for good)."""
+        self.drop_link = False
+        """Set when the current connection must be dropped and dialled again (a flood)."""
+        self._dialled: Callable[[str], None] | None = None
+
+    # ---- the connection ------------------------------------------------------------------
+
+    def opened(self, send: Callable[[str], None], now: float) -> None:
+        """A channel to the host opened: say hello (which match, what was received)."""
+        self._dialled, self._send, self.drop_link = send, None, False
+        self.host_away = None
+        self.live.opened(now)
+        self.limit = link_limit(now)
+        last = 0 if self.peer is None else self.peer.last_received
+        send(control.hello(APP_VERSION, self.name, self.match_no, last))
+        self._changed()
+
+    def closed(self) -> None:
+        """The channel closed: nothing is sent until the next `opened`."""
+        self._dialled = None
+        self._unlink()
+        self._changed()
+
+    def host_closed(self) -> None:
+        """The broker says the room is not there: once joined, the host's page is closed."""
+        if self.joined and self.host_away is None:
+            self.host_away = "closed"
+            self._changed()
+
+    def ping(self) -> None:
+        """A heartbeat, once the host welcomed this guest on the channel."""
+        if self._send is not None:
+            self._send(control.ping())
+
+    def receive(self, raw: str | bytes, now: float,
+                clock: Callable[[], float] | None = None) -> None:
+        """A message from the host, arrived at `now`; never raises."""
+        if self._dialled is None or self.drop_link or not self._heard(now, len(raw)):
+            return
+        if self._send is None:
+            self._before_welcome(raw)
+            self._changed()
+        else:
+            self._take(raw)
+        if clock is not None:
+            self.limit.handled(clock())
+
+    def _before_welcome(self, raw: str | bytes) -> None:
+        try:
+            message = control.parse(raw)
+        except ControlError as exc:
+            self.error = f"The host sent a malformed message ({exc}): ignored."
+            return
+        if message is None:
+            self.error = "The host sent a message before its welcome: ignored."
+        elif message.kind == "refused":
+            self._refused(message)
+        elif message.kind == "welcome":
+            self._welcome(message)
+        elif message.kind == "bye":
+            self.host_away = "left"
+        elif message.kind != "ping":
+            self.error = f"The host sent a {message.kind} message: ignored."
+
+    def _refused(self, message: Control) -> None:
+        if message.code == VERSION_MISMATCH:
+            self.reload_needed = message.message
+        elif message.code == FORBIDDEN and not self.joined:
+            self.refused = message.message
+        else:
+            self.error = f"The host refused: {message.message}"
+
+    def _welcome(self, message: Control) -> None:
+        setup = message.setup
+        assert setup is not None and self._dialled is not None
+        if message.app != APP_VERSION:
+            self.reload_needed = RELOAD_TEXT
+            return
+        if self.peer is None:
+            if setup.names[GUEST_SEAT] != self.name:
+                self.error = "The host's welcome names this player otherwise: ignored."
+                return
+            if self.group is None:
+                self.error = "This page is not ready for the match yet."
+                return
+            self._begin(setup, message.match)
+        elif (message.match, setup) != (self.match_no, self.setup):
+            self.error = "The host's room holds another match than this page: ignored."
+            return
+        self.joined, self.error = True, None
+        self._greeted(self._dialled, message.last)
+
+    def _control(self, message: Control) -> bool:
+        """The host's goodbye, or its refusal of this connection (a flood: it is closed)."""
+        if message.kind == "bye":
+            self.host_away = "left"  # the room is gone for good
+        elif message.kind == "refused":
+            self._refused(message)
+        else:
+            return False
+        self._changed()
+        return True
+
+    def _flooded(self) -> None:
+        self.drop_link = True
+        self.error = "The host sent too many messages: connecting again."
+
+    def connection(self, now: float) -> State:
+        """The host's connection state, as both screens show it."""
+        return self.live.state(now)
+
+    # ---- the Seat interface ----------------------------------------------------------------
+
+    def attach(self, transport: Transport) -> None:
+        """Play over `transport` (the dialled room) from now on."""
+        self.transport = transport
+
+    def remote(self, now: float) -> Remote:
+        """The host's connection, for the badge over the table."""
+        opponent = None if self.setup is None else self.setup.names[HOST_SEAT]
+        return Remote(self.connection(now), opponent, self.code, self.problem(),
+                      self.reload_needed, self.host_away)
+
+    def match_on(self) -> bool:
+        """Not once the host has left for good."""
+        return self.host_away != "left" and super().match_on()
+
+    def keeps_save(self) -> bool:
+        """Not once the host refused this guest or left for good."""
+        return not self.refused and self.host_away != "left"
+
+    def tick(self, now: float) -> None:
+        """Once a second: the transport's heartbeat."""
+        tick = getattr(self.transport, "tick", None)
+        if tick is not None:
+            tick()
+
+    def hang_up(self) -> None:
+        """Hang up at once (the page is being left: the seat is taken back on reload)."""
+        if self.transport is not None:
+            self.transport.close()
+            self.transport = None
+
+    def leave(self) -> None:
+        """The guest leaves for good: the host sees the connection go."""
+        self.hang_up()
+
+    # ---- saving ----------------------------------------------------------------------------
+
+    def _role_json(self) -> dict[str, Any]:
+        return {"token": self.token}
+
+    @classmethod
+    def from_json(cls, doc: object, now: float) -> FairGuest:
+        """A seat from `to_json` output, its match replayed by `load`; CorruptSave saying
+        what is wrong."""
+        data = _check_doc(doc, "guest")
+        token = data.get("token")
+        if not isinstance(token, str):
+            raise CorruptSave("saved room: bad guest token")
+        guest = _checked(lambda: cls(_text(data, "code"), token, _text(data, "name"), now),
+                         "seat")
+        guest._restore_common(data)
+        if guest.setup is not None and guest.setup.names[GUEST_SEAT] != guest.name:
+            raise CorruptSave("saved room: the match is not this player's")
+        return guest
