@@ -28,9 +28,12 @@ if TYPE_CHECKING:
     from webui.controller import MatchController
 
 LATER = ("lostcities", "lostcities.bots", "webui.screens", "webui.session", "webui.hint",
-         "webui.controller", "webui.online.net", "webui.online.lobby")
-"""What the controller needs (the engine, the bots, the screens, the online part), imported
-one at a time just after the page is ready, so that a click waiting is handled in between."""
+         "webui.controller", "webui.online.net", "webui.online.lobby", "webui.history",
+         "webui.replay", "webui.calculator", "webui.keeper", "webui.players",
+         "webui.player_page")
+"""What the controller needs (the engine, the bots, the screens, the online part, the player's
+features), imported one at a time just after the page is ready, so that a click waiting is
+handled in between."""
 
 
 def _stored(key: str) -> str | None:
@@ -75,11 +78,14 @@ class App:
         # deferred at boot (docs/boot.md, "Imports deferred at boot"): the engine comes with it
         from webui.controller import MatchController
         from webui.online.lobby import OnlineLobby
+        from webui.player_page import PlayerPage
+        from webui.players import Players
 
         controller = MatchController(self.page, js.localStorage, self.lang)
         lobby = OnlineLobby(controller, self.page)
         controller.plug(lobby)
         controller.resume()
+        Players(controller, PlayerPage(self.on_click)).plug()  # stats, replays, the guide...
         lobby.resume(controller.session is not None)  # a join link, or a saved room or seat
         if self.page.pending_start() and controller.session is None:
             controller.act("start", {})

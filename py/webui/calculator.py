@@ -23,7 +23,7 @@ from lostcities import JOBS, MIXUPS, ExpeditionScore, ScoringRules, score_expedi
 from lostcities.cards import colours_for
 
 from webui.cards import card_name, colour_name
-from webui.html import Markup, button, card_inner, el, join, void
+from webui.html import Markup, button, card_inner, el, join, region, void
 from webui.player_text import t
 
 SCORING_JOBS: Final = tuple(j for j, job in JOBS.items()
@@ -160,9 +160,10 @@ def _toggle(calc: Calculator, colour: str, card: str, copy: int | None, lang: st
     label = t(lang, "calc.handshake", card=name, copy=copy) if copy else name
     css = f"card calc-card c-{colour}" + (" handshake" if copy else "") + (
         " selected" if on else "")
-    return el("button", card_inner(card), type="button", class_=css, data_action="calc-toggle",
-              data_colour=colour, data_card=card, data_copy=copy,
-              aria_pressed="true" if on else "false", aria_label=label)
+    return region(f"calc-{key}", el(
+        "button", card_inner(card), type="button", class_=css, data_action="calc-toggle",
+        data_colour=colour, data_card=card, data_copy=copy,
+        aria_pressed="true" if on else "false", aria_label=label))
 
 
 def _colour(calc: Calculator, colour: str, lang: str) -> Markup:
@@ -171,16 +172,16 @@ def _colour(calc: Calculator, colour: str, lang: str) -> Markup:
                    [*cards, *((f"{colour}{n}", None) for n in NUMBERS)])
     score = calc.score(colour)
     text = formula(score)
-    result = el("p", el("span", text or t(lang, "calc.empty"), data_calc_formula=True,
-                        data_colour=colour),
-                " = " if text else " ", el("b", score.score, data_calc_score=True,
-                                           data_colour=colour),
-                class_="calc-result", aria_live="polite")
+    result = region(f"calc-result-{colour}", el(
+        "p", el("span", text or t(lang, "calc.empty"), data_calc_formula=True,
+                data_colour=colour),
+        " = " if text else " ", el("b", score.score, data_calc_score=True, data_colour=colour),
+        class_="calc-result", aria_live="polite"))
     title = t(lang, "calc.expedition", colour=colour_name(lang, colour, True))
-    return el("section", el("h2", title[:1].upper() + title[1:]),
-              el("div", buttons, class_="calc-cards", role="group", aria_label=title),
-              result, class_=f"calc-colour c-{colour}", data_colour=colour,
-              data_cards=score.cards)
+    return region(f"calc-{colour}", el(
+        "section", el("h2", title[:1].upper() + title[1:]),
+        el("div", buttons, class_="calc-cards", role="group", aria_label=title),
+        result, class_=f"calc-colour c-{colour}", data_colour=colour, data_cards=score.cards))
 
 
 def _select(name: str, current: str | None, choices: tuple[str, ...], lang: str) -> Markup:
@@ -196,12 +197,15 @@ def render_calculator(calc: Calculator, lang: str) -> Markup:
     sixth = el("label", void("input", type="checkbox", data_field="calc-sixth",
                              checked=calc.sixth_colour), " ", t(lang, "option.sixth-colour"),
                class_="field")
-    options = el("fieldset", el("legend", t(lang, "calc.options")), sixth,
-                 _select("job", calc.job, SCORING_JOBS, lang),
-                 _select("mixup", calc.mixup, SCORING_MIXUPS, lang), class_="calc-options")
-    total = el("p", t(lang, "calc.total"), " ", el("b", calc.total, data_calc_total=True),
-               class_="calc-total", role="status")
-    clear = button("calc-clear", t(lang, "calc.clear"), css="btn", disabled=not calc.tapped)
+    options = region("calc-options", el(
+        "fieldset", el("legend", t(lang, "calc.options")), sixth,
+        _select("job", calc.job, SCORING_JOBS, lang),
+        _select("mixup", calc.mixup, SCORING_MIXUPS, lang), class_="calc-options"))
+    total = region("calc-total", el("p", t(lang, "calc.total"), " ",
+                                    el("b", calc.total, data_calc_total=True),
+                                    class_="calc-total", role="status"))
+    clear = region("calc-clear", button("calc-clear", t(lang, "calc.clear"), css="btn",
+                                        disabled=not calc.tapped))
     close = button("calc-close", "← " + t(lang, "calc.close"), css="btn small ghost")
     return el("article", el("p", close, class_="rules-top"),
               el("h1", t(lang, "calc.heading"), tabindex="-1"),

@@ -16,8 +16,10 @@ page over the network) and the table's UI state. Whatever the seat, the controll
   and says so in a notice.
 
 Screens outside a match plug in (`plug`, `Screen`): the online lobby and waiting room are one
-(webui/online/lobby.py, which hands the controller its seat). Listeners hear every view shown
-(`on_view`) and each match's end (`on_match_end`).
+(webui/online/lobby.py, which hands the controller its seat), the player's own screens another
+(webui/players.py). Listeners hear every view shown (`on_view`) and each match's end
+(`on_match_end`); parts add to a match's screens (`add_part`: the series, Play again, the
+guide's steps).
 
 Browser-free: the page and the browser's storage are handed to it, so it runs natively too.
 """
@@ -47,6 +49,10 @@ from webui.table import Extras
 Listener = Callable[[View, Seat], None]
 """Told a view and the seat it is from (``seat.mode``: ``pass-and-play``, ``computer``,
 ``online``); it reads them, never changes them."""
+Part = Callable[[View, Seat, str, str], Markup]
+"""Given a view, its seat, the screen's name and the language: what a plugged feature adds to
+that screen of the match (table.Extras.more: the table and the match-end screen show it), or
+EMPTY. Called at every render: it must be cheap."""
 
 
 class Later(Protocol):
@@ -153,6 +159,7 @@ class MatchController:
         self._screens: list[Screen] = []
         self._view_listeners: list[Listener] = []
         self._end_listeners: list[Listener] = []
+        self._parts: list[Part] = []
         self._showing: Screen | Session | None = None  # what the last frame shows
         self._ended = False  # the match's end was told to the listeners
         self._thinking: asyncio.Future[None] | None = None  # the computer's turn being played
@@ -180,6 +187,10 @@ class MatchController:
         """Tell `listener(view, seat)` once when a match shown here ends (its match-end
         view); a match resumed already over is not told again."""
         self._end_listeners.append(listener)
+
+    def add_part(self, part: Part) -> None:
+        """Show what `part` adds to the screens of a match (`Part`)."""
+        self._parts.append(part)
 
     # -- matches ---------------------------------------------------------------------------
 
@@ -486,7 +497,8 @@ class MatchController:
         who = self.thinking()
         thinking = None if who is None else t(lang, "bot.thinking", name=view["names"][who])
         hint = render_hint(view, self.hint, lang) if name == "turn" else EMPTY
-        doc = render_doc(view, ui, lang, Extras(thinking, hint, self.page.log_open()))
+        more = join(part(view, session.seat, name, lang) for part in self._parts)
+        doc = render_doc(view, ui, lang, Extras(thinking, hint, self.page.log_open(), more))
         if remote is None:
             return name, doc
         self._shown_state = remote.state

@@ -72,6 +72,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Empezará en cuanto el juego termine de cargar…",
     ),
     "rules.open": ("Rules", "Reglas"),
+    "setup.stats": ("Statistics", "Estadísticas"),
+    "setup.guide": ("First game: a guided round", "Primera partida: una ronda guiada"),
+    "setup.calculator": ("Score calculator", "Calculadora de puntos"),
     "rules.close": ("Back", "Volver"),
     "abandon": ("Abandon match", "Abandonar partida"),
     "abandon.confirm": (
@@ -275,6 +278,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refusal.not-started": (
         "The match starts when your opponent joins.",
         "La partida empieza cuando se una tu rival."),
+    "refusal.guide-step": (
+        "The guide asks for another move here: see its step above (or skip the guide).",
+        "La guía pide otra jugada aquí: mira su paso arriba (o sáltate la guía)."),
     # -- hand-off ----------------------------------------------------------------------------
     "handoff.pass": ("Pass to {name}", "Pásale el dispositivo a {name}"),
     "handoff.hint": (
@@ -463,6 +469,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "matchend.winner": ("{name} wins!", "¡Gana {name}!"),
     "matchend.draw": ("It's a draw!", "¡Empate!"),
     "matchend.again": ("Play again", "Jugar otra vez"),
+    "matchend.new": ("New match", "Nueva partida"),
     "matchend.rounds": ("Round by round", "Ronda a ronda"),
     # -- the log ------------------------------------------------------------------------------
     "log.heading": ("Move log", "Registro de jugadas"),

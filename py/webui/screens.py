@@ -213,8 +213,10 @@ def render_round_end(view: View, lang: str, log_open: bool = False) -> Markup:
         render_log(view, lang, log_open), class_="centre results")
 
 
-def render_match_end(view: View, lang: str, log_open: bool = False) -> Markup:
-    """The winner (or a draw), the totals round by round, and Play again."""
+def render_match_end(view: View, lang: str, log_open: bool = False,
+                     more: Markup = EMPTY) -> Markup:
+    """The winner (or a draw), the totals round by round, what plugged features add (`more`:
+    the series, Play again, Replay, Stats) and New match."""
     names = view["names"]
     winner = view.get("winner")
     title = (t(lang, "matchend.draw") if winner == "draw" or winner is None
@@ -237,8 +239,8 @@ def render_match_end(view: View, lang: str, log_open: bool = False) -> Markup:
                     el("b", totals[1]), class_="final-line")
     return top_bar_plain(view, lang) + el(
         "div", el("h1", title, class_="winner", data_winner=winner, tabindex="-1"),
-        final_line, table,
-        button("new-match", t(lang, "matchend.again"), css="btn primary big"),
+        final_line, region("more", el("div", more, class_="more") if more else EMPTY), table,
+        button("new-match", t(lang, "matchend.new"), css="btn big" if more else "btn primary big"),
         el("h2", t(lang, "roundend.heading", round=view["round"])),
         _mixup_note(view, lang),
         el("div", _breakdown(view, 0, lang), _breakdown(view, 1, lang), class_="breakdowns"),
@@ -270,7 +272,7 @@ def render_doc(view: View, ui: UiState, lang: str, extras: Extras = Extras()) ->
     if name == "round-end":
         return render_round_end(view, lang, extras.log_open)
     if name == "match-end":
-        return render_match_end(view, lang, extras.log_open)
+        return render_match_end(view, lang, extras.log_open, extras.more)
     if name == "handoff":
         return render_handoff(view, ui, lang)
     if name == "jobs":

@@ -5,18 +5,22 @@ Hooks: ``[data-stat][data-opponent]`` cells hold a number as their text (``data-
 played, won, lost, drawn; ``data-opponent`` one of easy, medium, hard, human, online);
 ``[data-action="export-stats"]``, ``input[data-field="import-stats"]``,
 ``[data-action="stats-close"]``; ``[data-record]`` the records; ``svg[data-chart="margins"]``
-with one ``rect[data-margin]`` per match.
+with one ``rect[data-margin]`` per match; ``li[data-match]`` the matches kept, newest first,
+each with its ``[data-action="replay"][data-record]``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from webui.cards import colour_name
-from webui.history import Notice
+from webui.history import MatchRecord, Notice
 from webui.html import EMPTY, Markup, button, card_span, el, join, void
 from webui.player_text import t
 from webui.stats import OPPONENTS, RESULTS, ExpeditionFact, Margin, Stats
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 120, 6
+MATCHES_LISTED = 30
 
 
 def notice_text(notice: Notice, lang: str) -> str:
@@ -121,10 +125,40 @@ def _file_part(lang: str) -> Markup:
               class_="stats-file")
 
 
+def _opponent(record: MatchRecord, lang: str) -> str:
+    """Who this device's player played: the computer's level, else the other's name."""
+    if record.mode == "computer":
+        return t(lang, f"stats.opp.{record.opponent}")
+    return record.names[1 - record.me]
+
+
+def _matches(records: Sequence[MatchRecord], lang: str) -> Markup:
+    """The newest `MATCHES_LISTED` matches, newest first, each with its Replay if it has one."""
+    if not records:
+        return EMPTY
+    items = []
+    for record in reversed(records[-MATCHES_LISTED:]):
+        mine, theirs = record.totals[record.me], record.totals[1 - record.me]
+        words = t(lang, "history.match", date=record.date[:10], mine=mine, theirs=theirs,
+                  opponent=_opponent(record, lang),
+                  result=t(lang, f"stats.result.{record.result}"))
+        replay = EMPTY if record.replay is None else button(
+            "replay", t(lang, "history.replay"), css="btn small", record=record.id,
+            aria_label=t(lang, "history.replay.label", date=record.date[:10]))
+        items.append(el("li", el("span", words), " ", replay, data_match=record.id,
+                        class_=record.result))
+    older = len(records) - MATCHES_LISTED
+    more = el("p", t(lang, "history.more", count=older), class_="hint") if older > 0 else EMPTY
+    return el("section", el("h2", t(lang, "history.heading")), el("ol", *items), more,
+              class_="stats-matches")
+
+
 def render_stats(stats: Stats, lang: str, notice: Notice | None = None,
-                 message: str | None = None) -> Markup:
+                 message: str | None = None, records: Sequence[MatchRecord] = ()) -> Markup:
     """The Stats screen; `notice` (from loading or importing the history) and `message` (e.g.
-    how many matches an import added) are shown at the top."""
+    how many matches an import added) are shown at the top; `records` (oldest first) are
+    listed, newest first, with a Replay button each (``[data-action="replay"]`` with
+    ``data-record``)."""
     notes = join(el("p", text, class_="notice", role="status")
                  for text in (notice_text(notice, lang) if notice else None, message) if text)
     empty = EMPTY if stats.total.played else el("p", t(lang, "stats.empty"), class_="hint")
@@ -136,5 +170,6 @@ def render_stats(stats: Stats, lang: str, notice: Notice | None = None,
     close = button("stats-close", "← " + t(lang, "stats.close"), css="btn small ghost")
     return el("article", el("p", close, class_="rules-top"),
               el("h1", t(lang, "stats.heading"), tabindex="-1"), notes, empty,
-              _results_table(stats, lang), _records(stats, lang), chart, _file_part(lang),
+              _results_table(stats, lang), _records(stats, lang), chart,
+              _matches(records, lang), _file_part(lang),
               class_="stats-page", data_stats=stats.total.played)

@@ -32,6 +32,9 @@ class Extras:
     thinking: str | None = None  # the status line while the computer thinks
     hint: Markup = EMPTY  # the hint button and suggestion (hint.render_hint)
     log_open: bool = False  # the move log is unfolded
+    more: Markup = EMPTY
+    """What plugged features add (controller.add_part): on the table under its heading, on
+    the match-end screen under the final scores."""
 
 
 def fresh_card(view: View) -> str | None:
@@ -389,6 +392,7 @@ def render_table(view: View, ui: UiState, lang: str, log_html: Markup,
         _actions(view, ui, lang), _skills(view, ui, lang), region("hint", extras.hint),
         class_="hand-area", aria_label=t(lang, "zone.hand.mine")))
     return top_bar(view, lang) + el(
-        "div", heading, news, _side(view, 1 - me, lang, False, fresh),
+        "div", heading, region("more", extras.more), news,
+        _side(view, 1 - me, lang, False, fresh),
         _middle(view, lang, fresh), _side(view, me, lang, True, fresh), hand_area,
         _objectives(view, lang), log_html, class_="table")
