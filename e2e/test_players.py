@@ -178,13 +178,13 @@ def test_stats_of_three_matches_survive_a_reload_an_offline_boot_and_a_move_by_f
         exported = Path(download.value.path()).read_text(encoding="utf-8")
         assert re.fullmatch(r"lost-cities-history-\d{4}-\d\d-\d\d\.json",
                             download.value.suggested_filename)
+        # the first visit's idle work is over before it is left (as in test_pwa)
+        page.wait_for_function("() => ['kept', 'refused', 'failed']"
+                               ".includes(document.documentElement.dataset.snapshot)")
         page.reload()
         wait_ready(page, page_errors=errors)
         assert screen(page) == "match-end"  # the last match, kept
         assert stats_shown(page) == want
-        # the first visit's idle work is over before the network goes (as in test_pwa)
-        page.wait_for_function("() => ['kept', 'refused', 'failed']"
-                               ".includes(document.documentElement.dataset.snapshot)")
     assert server_is_down(url)
     context.set_offline(True)
     response = page.reload()

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import lostcities as lc
+from test_history import play_match
 from test_rules_doc import examples
 from test_stats_screen import Page
 from webui.controller import MatchController
@@ -24,8 +25,9 @@ from webui.history_store import HISTORY_KEY
 from webui.keeper import CURRENT_KEY
 from webui.players import Players
 from webui.regions import plain
-from webui.seats import MATCH_KEY, View
+from webui.seats import MATCH_KEY, Remote, Seat, View
 from webui.seats.computer import BotMatch
+from webui.series import series_key
 
 FORM = {"name1": "Ana", "name2": "Ben", "rounds": "1", "starts": "0", "mode": "local",
         "opponent": "human"}
@@ -512,3 +514,49 @@ def test_the_new_words_exist_in_both_languages() -> None:
     controller.click("guide-skip", {})
     controller.click("stats", {})
     assert "Tus estadísticas" in page_of(controller).shown.doc
+
+
+# ---- online matches --------------------------------------------------------------------------
+
+
+class OnlineStub(Seat):
+    """An online seat as the controller sees it: the guest's side of a finished match."""
+
+    mode = "online"
+
+    def __init__(self, state: lc.State) -> None:
+        self.state = state
+        self.local_players = frozenset({1})
+
+    def view(self) -> View:
+        return lc.view(self.state, 1)
+
+    def remote(self, now: float) -> Remote:
+        return Remote("connected", "Ana", "K7M2QX")
+
+
+def test_an_online_match_is_recorded_without_its_moves_and_its_series_is_the_rooms() -> None:
+    storage = MemoryStorage()
+    controller, players = with_players(storage)
+    seat = OnlineStub(play_match(lc.Options(rounds=1), 77).state)
+    end = seat.view()
+    players.keeper.seen(end, seat)
+    players.keeper.ended(end, seat)
+    (record,) = load(storage.items[HISTORY_KEY]).records
+    assert (record.mode, record.opponent, record.me, record.replay) == ("online", "online", 1,
+                                                                        None)
+    assert CURRENT_KEY not in storage.items  # kept in memory only: its seed is not known here
+    series = players.series_of(seat)
+    assert series is not None and series.results == (tuple(end["totals"]),)
+    assert series.key == series_key(mode="online", names=end["names"],
+                                    options=lc.Options(rounds=1), room="K7M2QX")
+    html = players.part(end, seat, "match-end", "en")
+    assert 'data-action="play-again"' not in html and 'data-action="stats"' in html
+    assert "data-series" in html
+    # a rematch the two pages agreed on goes on counting in the same series
+    rematch = OnlineStub(play_match(lc.Options(rounds=1), 78).state)
+    players.continue_series(rematch, series)
+    players.keeper.ended(rematch.view(), rematch)
+    after = players.series_of(rematch)
+    assert after is not None and after.key == series.key and len(after.results) == 2
+    assert len(load(storage.items[HISTORY_KEY]).records) == 2

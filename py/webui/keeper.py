@@ -143,9 +143,10 @@ class Keeper:
             return stored
         options = Options.from_json(view["options"])
         level = seat.level if isinstance(seat, BotMatch) else None
-        started = utc_date(self._stamp())
+        remote = seat.remote(0.0)  # online: both pages know the room, so both make this key
+        room = None if remote is None else remote.code
         key = series_key(mode=seat.mode, names=view["names"], options=options, level=level,
-                         started=started)
+                         room=room, started=None if room else utc_date(self._stamp()))
         kept = Kept(match, seat.mode, level, min(seat.local_players),
                     None if state is None else state["seed"],
                     0 if state is None else state["first_player"], options, 1, Series(key),

@@ -88,7 +88,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "calc.none": ("None", "Ninguno"),
     "calc.handshake": ("{card} ({copy} of 3)", "{card} ({copy} de 3)"),
     "calc.expedition": ("{colour} expedition", "Expedición {colour}"),
-    "calc.empty": ("not started: 0", "sin empezar: 0"),
+    "calc.empty": ("not started:", "sin empezar:"),
     "calc.total": ("Total", "Total"),
     "calc.clear": ("Clear all", "Borrar todo"),
     "calc.close": ("Back", "Volver"),
