@@ -1,27 +1,39 @@
-"""Benchmark: download size, load times, move latency and online propagation.
+"""Benchmark: download size, load times, the boot snapshot, move latency, online propagation.
 
-    .venv/bin/python scripts/bench_load.py [--runs 5] [--no-moves] [--no-online] [--baseline REV]
+    .venv/bin/python scripts/bench_load.py [--runs 5] [--warm 3] [--baseline REV]
+                                           [--no-moves] [--no-online] [--online-moves 60]
 
-Prints a table of figures; asserts nothing. In one run of one headless Chromium (Debian's unless
-Playwright's own is installed) it loads, --runs times each, alternating:
+Prints tables of figures and ratios; asserts nothing. In one headless Chromium (Debian's unless
+Playwright's own is installed), each run opens a fresh persistent profile for each page:
 
-- bare: a page that only calls loadPyodide() from the same vendored files (static/vendor);
+- bare: a page that only calls loadPyodide() from the npm package's own files (node_modules/
+  pyodide copied beside the site: its untrimmed standard library, no service worker);
 - game: the app (index.html);
 - base, with --baseline REV: the app built from git revision REV (e.g. the commit before a
   change), served by its own server, so a change is measured against the same machine load.
 
-Each run uses a fresh persistent profile. cold: the first visit (empty profile and caches);
-warm: the page opened again in the same profile once the first visit is over (the game's service
-worker installed, and the bytecode and the boot snapshot the first visit made while idle kept by
-it, so the game boots from its cache and starts Python from the snapshot; the bare page has no
-service worker and boots from the HTTP cache, revalidated: the dev server sends no-cache). The
-boot snapshot's figures are printed too: the bytes it adds to the profile's storage, when the
-first visit had kept it, and the idle work it took (the worker's second runtime booted, the game
-imported, the snapshot taken and encoded; the service worker's checks and write). Times are
-in-page, from navigation start (also printed: when the wasm is instantiated and, for the game, when
-its runtime has booted and PyScript's py:ready, to show where the boot goes): first paint (the
-paint timing API's first-contentful-paint: the shell's title) and ready (html[data-ready=true],
-set by the game when it is interactive and by the bare page when loadPyodide() has resolved).
+In each run every page has its first visit (cold: empty profile and caches; the order of the
+pages turns from run to run); the game's is then left idle until it has kept its bytecode and
+its boot snapshot (py/webui/warm_boot.py). Then each page is opened again --warm times in its
+profile, the pages taking turns (bare, game, base, bare, ...), so that loads compared are
+seconds apart: the game from its service worker's cache and its boot snapshot, the bare page
+from the HTTP cache, revalidated (the dev server sends no-cache). A run's warm figure is the
+median of its warm loads; ratios (game/bare, game/base) are taken within each run, then their
+median and range over the runs are printed, with the load average at each run: on a shared
+machine only figures measured side by side compare.
+
+Times are in-page, from navigation start: first paint (the paint timing API's
+first-contentful-paint: the shell's title) and ready (html[data-ready=true], set by the game
+when it is interactive and by the bare page when loadPyodide() has resolved). "where the boot
+goes" prints the marks on the way (the runtime started, the snapshot read and checked, the wasm
+instantiated, the runtime booted, PyScript's py:ready) and how the warm loads booted
+(html[data-boot]: "snapshot" or "normal").
+
+The boot snapshot's own costs are printed from the first visits: the bytes it adds to the
+profile's storage (navigator.storage.estimate() of the Cache Storage before and after it was
+kept, and the container's size), the network bytes its making fetched, and the idle work (from
+the page's request to the worker's answer, and its parts: the worker's runtime booted, the game
+imported, the snapshot taken, encoded).
 
 First-visit bytes: what really came over the network during the first visit, the service
 worker's install included: the dev server's log of its answers with a body (status 200; a
@@ -70,11 +82,15 @@ from site_browser import Site, build_revision, chromium_options, served_site
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path.home() / ".cache" / "lostcities-bench" / "sizes.json"
-BARE_PAGE = """<!doctype html>
+BARE_RUNTIME = "bare-pyodide"
+"""Where the bare page's runtime is served from: the npm package's files, unchanged."""
+BARE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json",
+              "python_stdlib.zip")
+BARE_PAGE = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bare loadPyodide()</title></head>
 <body><h1>Lost Cities</h1><p>loadPyodide() only</p>
 <script type="module">
-import { loadPyodide } from "./static/vendor/pyodide/pyodide.mjs";
+import {{ loadPyodide }} from "./{BARE_RUNTIME}/pyodide.mjs";
 await loadPyodide();
 document.documentElement.dataset.ready = "true";
 </script></body></html>
@@ -105,13 +121,19 @@ TIMING = """(() => {
                {subtree: true, childList: true, attributes: true, characterData: true});
   });
 })();"""
-TIMES = """() => ({
-  paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
-  ready: window.__lc.ready,
-  wasm: window.__lc.wasm,
-  pyReady: window.__lc.pyReady,
-  runtime: performance.getEntriesByName("lc:runtime-ready")[0]?.startTime ?? null,
-})"""
+# The marks of a load (ms from navigation; null when the page made none): the shell's paint,
+# ready, the wasm instantiated, PyScript's py:ready, and those of static/pyodide-early.mjs.
+TIMES = """() => {
+  const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
+  return {
+    paint: mark("first-contentful-paint"), ready: window.__lc.ready, wasm: window.__lc.wasm,
+    "py:ready": window.__lc.pyReady, start: mark("lc:runtime-start"),
+    "snapshot read": mark("lc:snapshot-read"), "snapshot checked": mark("lc:snapshot-decoded"),
+    runtime: mark("lc:runtime-ready"), boot: document.documentElement.dataset.boot ?? null,
+  };
+}"""
+# The marks "where the boot goes" prints, in the order a boot passes them.
+MARKS = ("start", "snapshot read", "wasm", "snapshot checked", "runtime", "py:ready", "ready")
 READY = "() => document.documentElement.dataset.ready === 'true'"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 BYTECODE = "() => document.documentElement.dataset.bytecode"
@@ -125,6 +147,11 @@ SNAPSHOT_MADE = """() => {
   const done = performance.getEntriesByName("lc:snapshot-done")[0];
   return done ? {start: start.startTime, done: done.startTime, ...done.detail} : null;
 }"""
+# Bytes the origin's Cache Storage holds, as the browser counts them.
+STORED = """async () => {
+  const estimate = await navigator.storage.estimate();
+  return estimate.usageDetails?.caches ?? estimate.usage;
+}"""
 BUTTONS = """() => [...document.querySelectorAll('#app button[data-action]:not([disabled])')]
   .filter(b => b.checkVisibility()).map(b => Object.fromEntries([...b.attributes]
     .filter(a => a.name.startsWith('data-')).map(a => [a.name.slice(5), a.value])))"""
@@ -132,6 +159,9 @@ BUTTONS = """() => [...document.querySelectorAll('#app button[data-action]:not([
 PROGRESS = (("draw",), ("play", "discard"), ("pick-job",), ("ready",), ("dismiss-mixup",),
             ("next-round",), ("select",))
 MOVE_ACTIONS = ("select", "play", "discard", "draw")
+COLD = ("cold paint", "cold ready")
+WARM = ("warm paint", "warm ready")
+BYTES = ("bytes raw", "bytes brotli", "bytes gzip")
 
 
 def compressed_sizes(path: Path, cache: dict[str, list[int]]) -> tuple[int, int, int]:
@@ -155,8 +185,13 @@ def local_file(site: Path, path: str) -> Path | None:
 
 
 def add_bare_page(root: Path) -> None:
-    """Write bare.html (loadPyodide() only) into the built site."""
+    """Write bare.html (loadPyodide() only) into the built site, with the npm package's
+    runtime files beside it."""
     (root / "bare.html").write_text(BARE_PAGE)
+    folder = root / BARE_RUNTIME
+    folder.mkdir()
+    for name in BARE_FILES:
+        shutil.copyfile(ROOT / "node_modules" / "pyodide" / name, folder / name)
 
 
 def launch(pw: Playwright, profile: Path) -> BrowserContext:
@@ -166,8 +201,8 @@ def launch(pw: Playwright, profile: Path) -> BrowserContext:
     return context
 
 
-def load(context: BrowserContext, url: str) -> tuple[Page, dict[str, float]]:
-    """Open url in a new page of context; (page, {paint, ready} in ms from navigation)."""
+def load(context: BrowserContext, url: str) -> tuple[Page, dict[str, Any]]:
+    """Open url in a new page of context; (page, its marks: TIMES)."""
     page = context.new_page()
     page.goto(url)
     page.wait_for_function(READY, timeout=300_000)
@@ -176,75 +211,173 @@ def load(context: BrowserContext, url: str) -> tuple[Page, dict[str, float]]:
     return page, page.evaluate(TIMES)
 
 
-def one_run(pw: Playwright, site: Site, kind: str, tmp: Path,
-            cache: dict[str, list[int]]) -> dict[str, Any]:
-    """Cold and warm loads of one kind ("bare", "game" or "base") in a fresh profile."""
-    profile = tmp / f"profile-{kind}-{time.monotonic_ns()}"
-    context = launch(pw, profile)
-    before = len(site.requests())
-    target = site.url + ("bare.html" if kind == "bare" else "")
-    page, cold = load(context, target)
-    kept = made = None
-    if kind != "bare":
-        page.wait_for_function(CONTROLLED, timeout=300_000)  # the precache is complete
-        try:  # py/webui/warm_boot.py starts compiling once the page is idle (not in older builds)
-            page.wait_for_function(BYTECODE, timeout=15_000)
-            page.wait_for_function(KEPT, timeout=600_000)
-            kept = page.evaluate("performance.now()")
-            page.wait_for_function(SNAPSHOT, timeout=15_000)  # then the boot snapshot
-            page.wait_for_function(SNAPSHOT_SETTLED, timeout=600_000)
-            made = page.evaluate(SNAPSHOT_MADE)
-        except PlaywrightTimeout:
-            pass
+def network_bytes(site: Site, since: int, cache: dict[str, list[int]]) -> tuple[int, int, int]:
+    """(raw, brotli, gzip) bytes of the server's 200 answers after its first `since` requests
+    (a 304 sends no body)."""
     raw = br = gz = 0
-    # What came over the network: the server's 200 answers (a 304 sends no body).
-    for path, status in site.requests()[before:]:
+    for path, status in site.requests()[since:]:
         file = local_file(site.root, path)
         if status == 200 and file is not None:
             sizes = compressed_sizes(file, cache)
             raw, br, gz = raw + sizes[0], br + sizes[1], gz + sizes[2]
+    return raw, br, gz
+
+
+def idle_work(page: Page, site: Site, cache: dict[str, list[int]]) -> dict[str, Any]:
+    """Wait while the first visit, left idle, keeps its bytecode and then its boot snapshot;
+    what that took (None for what an older build does not do)."""
+    page.wait_for_function(CONTROLLED, timeout=300_000)  # the precache is complete
+    found: dict[str, Any] = {"bytecode kept": None, "snapshot": None}
+    try:  # py/webui/warm_boot.py starts compiling once the page is idle (not in older builds)
+        page.wait_for_function(BYTECODE, timeout=15_000)
+        page.wait_for_function(KEPT, timeout=600_000)
+        found["bytecode kept"] = page.evaluate("performance.now()")
+        stored, requests = page.evaluate(STORED), len(site.requests())
+        page.wait_for_function(SNAPSHOT, timeout=15_000)  # then the boot snapshot
+        page.wait_for_function(SNAPSHOT_SETTLED, timeout=600_000)
+        made = page.evaluate(SNAPSHOT_MADE)
+        if made is not None:
+            made["stored"] = page.evaluate(STORED) - stored
+            made["network"] = network_bytes(site, requests, cache)[0]
+        found["snapshot"] = made
+    except PlaywrightTimeout:
+        pass
+    return found
+
+
+def first_visit(pw: Playwright, site: Site, kind: str, tmp: Path,
+                cache: dict[str, list[int]]) -> tuple[BrowserContext, dict[str, Any]]:
+    """A fresh profile's first visit of one page ("bare", "game" or "base"), left idle until
+    its work for the next boots is done: (its context, its figures)."""
+    context = launch(pw, tmp / f"profile-{kind}-{time.monotonic_ns()}")
+    before = len(site.requests())
+    page, cold = load(context, page_url(site, kind))
+    figures: dict[str, Any] = {"cold paint": cold["paint"], "cold ready": cold["ready"],
+                               "cold marks": cold}
+    if kind != "bare":
+        figures.update(idle_work(page, site, cache))
+    figures.update(zip(BYTES, network_bytes(site, before, cache)))
     page.close()
-    warm_page, warm = load(context, target)
-    boot = warm_page.evaluate("document.documentElement.dataset.boot")
-    warm_page.close()
-    context.close()
-    shutil.rmtree(profile, ignore_errors=True)
-    return {"cold paint": cold["paint"], "cold ready": cold["ready"],
-            "warm paint": warm["paint"], "warm ready": warm["ready"],
-            "bytes raw": raw, "bytes brotli": br, "bytes gzip": gz,
-            "cold wasm": cold["wasm"], "warm wasm": warm["wasm"],
-            "cold runtime": cold["runtime"], "warm runtime": warm["runtime"],
-            "cold py:ready": cold["pyReady"], "warm py:ready": warm["pyReady"],
-            "bytecode kept": kept, "snapshot": made, "warm boot": boot}
+    return context, figures
 
 
-def print_snapshots(runs: dict[str, list[dict[str, Any]]]) -> None:
-    """The boot snapshot's figures (medians): how warm loads booted, what it costs."""
-    print("\nboot snapshot (the first visit, idle; medians)")
-    for kind, results in runs.items():
+def page_url(site: Site, kind: str) -> str:
+    """The URL of a kind of page on its site."""
+    return site.url + ("bare.html" if kind == "bare" else "")
+
+
+def one_run(pw: Playwright, sites: dict[str, Site], order: list[str], warm: int, tmp: Path,
+            cache: dict[str, list[int]]) -> dict[str, dict[str, Any]]:
+    """One run: each page's first visit in `order`, then `warm` loads of each, taking turns."""
+    contexts: dict[str, BrowserContext] = {}
+    figures: dict[str, dict[str, Any]] = {}
+    try:
+        for kind in order:
+            contexts[kind], figures[kind] = first_visit(pw, sites[kind], kind, tmp, cache)
+            figures[kind]["warm loads"] = []
+        for _ in range(warm):
+            for kind in order:
+                page, marks = load(contexts[kind], page_url(sites[kind], kind))
+                page.close()
+                figures[kind]["warm loads"].append(marks)
+    finally:
+        for context in contexts.values():
+            context.close()
+    for kind in order:
+        loads = figures[kind]["warm loads"]
+        figures[kind]["warm paint"] = statistics.median(m["paint"] for m in loads)
+        figures[kind]["warm ready"] = statistics.median(m["ready"] for m in loads)
+    return figures
+
+
+def ratio_line(name: str, runs: list[dict[str, dict[str, Any]]], figure: str, top: str,
+               bottom: str, note: str = "") -> str:
+    """A ratio of two pages' figure: taken in each run, then its median and range."""
+    ratios = [run[top][figure] / run[bottom][figure] for run in runs]
+    listed = ", ".join(f"{r:.2f}" for r in ratios)
+    return (f"  {name:<24}{statistics.median(ratios):>6.2f}x  [{min(ratios):.2f}-"
+            f"{max(ratios):.2f}]  {note}\n      by run: {listed}")
+
+
+def print_loads(runs: list[dict[str, dict[str, Any]]], kinds: list[str], rev: str | None,
+                loads: list[str]) -> None:
+    """The table of medians, the ratios of record, and every load."""
+    median = statistics.median
+    print(f"\nmedians of {len(runs)} runs (ms; bytes in MB); a run's warm figure is the median "
+          f"of its warm loads" + (f"; base: the game at {rev}" if rev else ""))
+    print(f"{'figure':<16}" + "".join(f"{kind:>10}" for kind in kinds))
+    for figure in (*COLD, *WARM, *BYTES):
+        scale, unit = (1e6, "{:>10.2f}") if figure in BYTES else (1, "{:>10.0f}")
+        print(f"{figure:<16}" + "".join(unit.format(median(run[kind][figure] for run in runs)
+                                                    / scale) for kind in kinds))
+    print("\nratios, taken within each run: median [range]")
+    print(ratio_line("warm ready game/bare", runs, "warm ready", "game", "bare",
+                     "(budget: <= 0.35x; the game from its boot snapshot)"))
+    print(ratio_line("cold ready game/bare", runs, "cold ready", "game", "bare"))
+    if "base" in kinds:
+        print(ratio_line("cold ready game/base", runs, "cold ready", "game", "base",
+                         f"(no slower than {rev}: <= 1.00x within the noise)"))
+        print(ratio_line("warm ready game/base", runs, "warm ready", "game", "base"))
+        print(ratio_line("warm ready base/bare", runs, "warm ready", "base", "bare"))
+    print("\nevery load's ready (ms), by run; the load average (1 min) at each run's start:")
+    for index, run in enumerate(runs):
+        print(f"  run {index + 1} (load {loads[index]}): " + "; ".join(
+            f"{kind} cold {run[kind]['cold ready']:.0f} warm " + " ".join(
+                f"{m['ready']:.0f}" for m in run[kind]["warm loads"]) for kind in kinds))
+
+
+def print_boots(runs: list[dict[str, dict[str, Any]]], kinds: list[str]) -> None:
+    """Where the boot goes: the medians of each mark, cold and warm, and how warm loads booted."""
+    print("\nwhere the boot goes (medians, ms from navigation): the runtime started "
+          "(static/pyodide-early.mjs), the snapshot's bytes read, the wasm instantiated, the "
+          "snapshot checked and decoded, the runtime booted, PyScript about to run the app "
+          "(py:ready), ready")
+    for kind in kinds:
+        cold = [run[kind]["cold marks"] for run in runs]
+        warm = [marks for run in runs for marks in run[kind]["warm loads"]]
+        for name, loads in (("cold", cold), ("warm", warm)):
+            line = "  ".join(f"{mark} {statistics.median(values):.0f}" for mark in MARKS
+                             if None not in (values := [m[mark] for m in loads]))
+            print(f"  {kind} {name}: {line}")
+        boots = [str(m["boot"]) for m in warm]
+        if kind != "bare":
+            print(f"  {kind}: warm loads booted " + ", ".join(
+                f"{boots.count(b)}x {b}" for b in sorted(set(boots))))
+        kept = [run[kind]["bytecode kept"] for run in runs
+                if run[kind].get("bytecode kept") is not None]
+        if kept:
+            print(f"  {kind}: the first visit's bytecode kept by the worker at "
+                  f"{statistics.median(kept):.0f} ms (median, the page left idle)")
+
+
+def print_snapshots(runs: list[dict[str, dict[str, Any]]], kinds: list[str]) -> None:
+    """The boot snapshot's costs (medians of the first visits that kept one)."""
+    print("\nthe boot snapshot's costs (the first visit, left idle; medians)")
+    median = statistics.median
+    for kind in kinds:
         if kind == "bare":
             continue
-        boots = [str(r["warm boot"]) for r in results]
-        made = [r["snapshot"] for r in results if r["snapshot"]]
+        made = [run[kind]["snapshot"] for run in runs if run[kind]["snapshot"]]
         kept = [m for m in made if m.get("kept")]
-        line = f"  {kind}: warm loads booted " + ", ".join(
-            f"{boots.count(b)}x {b}" for b in sorted(set(boots)))
         if not kept:
             reasons = sorted({str(m.get("reason")) for m in made})
-            print(line + (f"; none kept: {reasons}" if made else "; never made"))
+            print(f"  {kind}: " + (f"none kept: {reasons}" if made else "never made"))
             continue
         timings = [m["timings"] for m in kept]
-        median = statistics.median
-        print(line + f"; kept in {len(kept)}/{len(results)} runs")
-        print(f"    stored: {median(m['bytes'] for m in kept) / 1e6:.2f} MB in the cache "
-              f"(an image of {median(t['image'] for t in timings) / 1e6:.2f} MB without its "
-              "empty pages); network: none (the worker's requests come from the cache)")
-        print(f"    kept at {median(m['done'] for m in kept):.0f} ms, idle work "
-              f"{median(m['done'] - m['start'] for m in kept):.0f} ms: in the worker, runtime "
-              f"booted {median(t['boot'] for t in timings):.0f}, game imported "
+        print(f"  {kind}: kept in {len(kept)}/{len(runs)} runs")
+        stored, container = (median(m[key] for m in kept) / 1e6 for key in ("stored", "bytes"))
+        image = median(t["image"] for t in timings) / 1e6
+        print(f"    storage added: {stored:.2f} MB (Cache Storage, as the browser counts it; "
+              f"the container {container:.2f} MB: the {image:.2f} MB image without its empty "
+              "pages)")
+        print(f"    network while making it: {median(m['network'] for m in kept) / 1e6:.2f} MB")
+        print(f"    idle work: {median(m['done'] - m['start'] for m in kept):.0f} ms (kept at "
+              f"{median(m['done'] for m in kept):.0f} ms from navigation): in the worker, "
+              f"runtime booted {median(t['boot'] for t in timings):.0f}, game imported "
               f"{median(t['imports'] for t in timings):.0f}, snapshot "
               f"{median(t['snapshot'] for t in timings):.0f}, encoded "
-              f"{median(t['encode'] for t in timings):.0f} ms")
+              f"{median(t['encode'] for t in timings):.0f} ms; the rest is the service "
+              "worker's checks and write")
 
 
 def move_latencies(pw: Playwright, url: str, tmp: Path, seed: int) -> dict[str, list[float]]:
@@ -304,72 +437,45 @@ def machine() -> str:
 
 
 def main() -> int:
-    """Run the benchmark and print its table."""
+    """Run the benchmark and print its tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="loads of each page (default 5)")
+    parser.add_argument("--runs", type=int, default=5, help="runs (default 5)")
+    parser.add_argument("--warm", type=int, default=3,
+                        help="warm loads of each page a run (default 3)")
     parser.add_argument("--no-moves", action="store_true", help="skip the move latency")
     parser.add_argument("--no-online", action="store_true", help="skip bench_online.py")
     parser.add_argument("--online-moves", type=int, default=60)
     parser.add_argument("--baseline", metavar="REV",
-                        help="also load the game built from git revision REV, alternating")
+                        help="also load the game built from git revision REV, taking turns")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     cache = json.loads(CACHE.read_text()) if CACHE.is_file() else {}
-    runs: dict[str, list[dict[str, Any]]] = {"bare": [], "game": []}
+    runs: list[dict[str, dict[str, Any]]] = []
+    loads: list[str] = []
     latencies: dict[str, list[float]] = {}
     with ExitStack() as stack:
         site = stack.enter_context(served_site(add_bare_page))
         sites = {"bare": site, "game": site}
         if args.baseline:
             sites["base"] = stack.enter_context(served_site(build_revision(args.baseline)))
-            runs["base"] = []
+        kinds = list(sites)
         pw = stack.enter_context(sync_playwright())
-        tmp = stack.enter_context(tempfile.TemporaryDirectory())
-        for run in range(args.runs):
-            for kind, served in sites.items():
-                runs[kind].append(one_run(pw, served, kind, Path(tmp), cache))
-                CACHE.write_text(json.dumps(cache))
-            print(f"run {run + 1}/{args.runs}: " + ", ".join(
-                f"{kind} cold {r[-1]['cold ready']:.0f} warm {r[-1]['warm ready']:.0f} ms"
-                for kind, r in runs.items()), flush=True)
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        for index in range(args.runs):
+            loads.append(f"{os.getloadavg()[0]:.2f}")
+            order = kinds[index % len(kinds):] + kinds[:index % len(kinds)]
+            runs.append(one_run(pw, sites, order, args.warm, tmp, cache))
+            CACHE.write_text(json.dumps(cache))
+            print(f"run {index + 1}/{args.runs} (load {loads[-1]}): " + ", ".join(
+                f"{kind} cold {runs[-1][kind]['cold ready']:.0f} warm "
+                f"{runs[-1][kind]['warm ready']:.0f} ms" for kind in kinds), flush=True)
         if not args.no_moves:
-            latencies = move_latencies(pw, site.url, Path(tmp), seed=1)
+            latencies = move_latencies(pw, site.url, tmp, seed=1)
     print(f"machine at the end: {machine()}")
-    print(f"\nmedians of {args.runs} runs (ms; bytes in MB)"
-          + (f"; base: the game at {args.baseline}" if args.baseline else ""))
-    columns = [kind for kind in runs if kind != "bare"]
-    print(f"{'figure':<22}{'bare':>10}" + "".join(f"{kind:>10}{kind + '/bare':>11}"
-                                                   for kind in columns))
-    for figure in ("cold paint", "cold ready", "warm paint", "warm ready",
-                   "bytes raw", "bytes brotli", "bytes gzip"):
-        bare = statistics.median(r[figure] for r in runs["bare"])
-        scale, unit = (1e6, "{:>10.2f}") if figure.startswith("bytes") else (1, "{:>10.0f}")
-        line = f"{figure:<22}" + unit.format(bare / scale)
-        for kind in columns:
-            value = statistics.median(r[figure] for r in runs[kind])
-            line += unit.format(value / scale) + f"{value / bare:>10.2f}x"
-        print(line)
-    for kind in runs:
-        for figure in ("cold ready", "warm ready"):
-            listed = ", ".join(f"{r[figure]:.0f}" for r in runs[kind])
-            print(f"  {kind} {figure}: {listed}")
-    print("\nwhere the boot goes (medians, ms from navigation): wasm instantiated -> the game's"
-          " runtime booted (static/pyodide-early.mjs) -> PyScript about to run the app (py:ready)"
-          " -> ready")
-    for kind in runs:
-        for load in ("cold", "warm"):
-            marks = [(name, [r[f"{load} {name}"] for r in runs[kind]])
-                     for name in ("wasm", "runtime", "py:ready", "ready")]
-            print(f"  {kind} {load}: " + "  ".join(
-                f"{name} {statistics.median(values):.0f}" for name, values in marks
-                if None not in values))
-    for kind in runs:
-        kept = [r["bytecode kept"] for r in runs[kind] if r.get("bytecode kept") is not None]
-        if kept:
-            print(f"  {kind}: the first visit's bytecode kept by the worker at "
-                  f"{statistics.median(kept):.0f} ms (median, the page left idle)")
-    print_snapshots(runs)
+    print_loads(runs, kinds, args.baseline, loads)
+    print_boots(runs, kinds)
+    print_snapshots(runs, kinds)
     if latencies:
         every = [v for values in latencies.values() for v in values]
         print(f"\nmove latency, click -> DOM updated, one 3-round match ({len(every)} clicks)")

@@ -6,8 +6,11 @@
  * Pyodide's private `_makeSnapshot` option, imports the modules the page has imported, and
  * takes `pyodide.makeMemorySnapshot()`; this module hands it to the service worker, which keeps
  * it in the version's cache if it matches that version (static/sw-kept.js).
- * Used (open): static/pyodide-early.mjs asks the service worker whether one matches, reads it
- * from the cache, checks it and passes it as `_loadSnapshot`.
+ * Used (open): static/pyodide-early.mjs asks the service worker whether one matches and how
+ * large its image is, starts the runtime at once with an array of zeros of that size as
+ * `_loadSnapshot` (the wasm compiles meanwhile), and reads the bytes from the cache, checks
+ * them and decodes them into that array, which the runtime awaits (Pyodide's `fsInit` hook)
+ * before it restores it.
  *
  * The image is stored without its empty pages (most of the runtime's 30 MB memory is zeros):
  *   u32 MAGIC, u32 size (bytes of the image), u32 PAGE, u32 count, u32 sum[2] (`checksum` of
@@ -15,7 +18,7 @@
  *   those pages in order (the last page of the image may be short). All little-endian.
  */
 
-/* The service worker's answer: the kept snapshot's record {build, stdlib} (JSON), or 204 when
+/* The service worker's answer: the kept snapshot's record {build, stdlib, size} (JSON), or 204 when
  * none matches (static/sw-kept.js); the snapshot itself is stored under SNAPSHOT_KEY. */
 const SNAPSHOT_URL = new URL("../__boot-snapshot__", import.meta.url).href;
 const SNAPSHOT_KEY = new URL("../__boot-snapshot__.bin", import.meta.url).href;
@@ -76,28 +79,46 @@ export function encode(image) {
   return out.buffer;
 }
 
-/* The image that `encode` stored (a Uint8Array); throws on anything else. */
-export function decode(buffer) {
+/* Throws unless `buffer` is a container that `encode` wrote, undamaged (its checksum). */
+export function check(buffer) {
   const view = new DataView(buffer);
-  const fail = (why) => { throw new Error(`boot snapshot: ${why}`); };
   if (buffer.byteLength < HEADER || view.getUint32(0, true) !== MAGIC) fail("not a snapshot");
-  const [size, page, count, a, b] = [4, 8, 12, 16, 20].map((at) => view.getUint32(at, true));
+  const [page, count, a, b] = [8, 12, 16, 20].map((at) => view.getUint32(at, true));
   if (page !== PAGE || HEADER + 4 * count > buffer.byteLength) fail("bad header");
   const [sumA, sumB] = checksum(new Uint8Array(buffer, HEADER));
   if (sumA !== a || sumB !== b) fail("damaged");
-  const image = new Uint8Array(size);
+}
+
+/* Writes the pages of the container `buffer` (already checked) into `into`: zeros, exactly
+ * the image's length. Throws on a malformed layout. */
+export function unpack(buffer, into) {
+  const view = new DataView(buffer);
+  const [size, count] = [4, 12].map((at) => view.getUint32(at, true));
+  if (into.length !== size) fail("not the size recorded");
   let at = HEADER + 4 * count;
   let previous = -1;
   for (let i = 0; i < count; i++) {
     const index = view.getUint32(HEADER + 4 * i, true);
     const length = Math.min(PAGE, size - index * PAGE);
     if (index <= previous || length <= 0 || at + length > buffer.byteLength) fail("bad page");
-    image.set(new Uint8Array(buffer, at, length), index * PAGE);
+    into.set(new Uint8Array(buffer, at, length), index * PAGE);
     at += length;
     previous = index;
   }
   if (at !== buffer.byteLength) fail("trailing bytes");
+}
+
+/* The image that `encode` stored (a Uint8Array); throws on anything else. Written into `into`
+ * if given (zeros, exactly the image's length), else into a new array. */
+export function decode(buffer, into = undefined) {
+  check(buffer);
+  const image = into ?? new Uint8Array(new DataView(buffer).getUint32(4, true));
+  unpack(buffer, image);
   return image;
+}
+
+function fail(why) {
+  throw new Error(`boot snapshot: ${why}`);
 }
 
 export async function sha256(buffer) {
@@ -105,24 +126,53 @@ export async function sha256(buffer) {
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/* {image()}: a Promise of the kept snapshot's image, or null when the service worker has none
- * (the page is not controlled, or nothing matches). The bytes are read at once, straight from
- * the cache as a blob (a fetched body would wait for the page's busy main thread chunk by
- * chunk), while the service worker checks the record; image() then checks and decodes them,
- * main-thread work left until the caller is ready for it (after the shell's first paint). It
- * rejects if the image is damaged or malformed (`decode`). */
+/* {size, image(into)}, or null when the service worker has none (the page is not controlled,
+ * or nothing matches). `size` is the image's length, from the service worker's record: the
+ * runtime can be started with an array of that size before the bytes are in. The bytes are read
+ * at once, straight from the cache as a blob (a fetched body would wait for the page's busy main
+ * thread chunk by chunk), while the service worker checks the record; image(into) then checks
+ * and decodes them into `into` (zeros), main-thread work left until the caller is ready for it
+ * (after the shell's first paint). It rejects if the image is damaged or malformed (`decode`). */
 export async function open() {
   if (!navigator.serviceWorker?.controller) return null;
   const stored = caches.match(SNAPSHOT_KEY).then((found) => found && found.blob());
   stored.catch(() => {});  // awaited below when the record says there is one
   const record = await fetch(SNAPSHOT_URL);
   if (record.status !== 200) return null;  // 204: none
-  const bytes = stored.then((blob) => {
+  const { size } = await record.json();
+  if (!Number.isSafeInteger(size) || size <= 0) fail("bad record");
+  const bytes = stored.then(async (blob) => {
     if (!blob) throw new Error("boot snapshot: missing");
-    return blob.arrayBuffer();
+    const buffer = await blob.arrayBuffer();
+    performance.mark("lc:snapshot-read");  // for scripts/bench_load.py
+    return buffer;
   });
   bytes.catch(() => {});  // image() hands its failure on
-  return {image: () => bytes.then(decode)};
+  return {
+    size,
+    image: (into) => bytes.then((buffer) => {
+      decode(buffer, into);
+      performance.mark("lc:snapshot-decoded");
+    }),
+  };
+}
+
+/* Runs one job in a new snapshot-worker.mjs: a Promise of its answer, rejected on {error}. */
+function inWorker(job, transfer = []) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url),
+                              {type: "module"});
+    worker.onmessage = ({data}) => {
+      worker.terminate();
+      if (data.error) reject(new Error(data.error));
+      else resolve(data);
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error(event.message));
+    };
+    worker.postMessage(job, transfer);
+  });
 }
 
 /* Tells the service worker to drop the kept snapshot; `failed`: it did not boot (no other is
@@ -145,14 +195,12 @@ export async function make(modules) {
   const refused = current.status === 200 ? "one is kept already"
     : current.headers.get("X-LC-Snapshot-Refused");
   if (refused) return {kept: false, reason: refused};
-  const made = await new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url),
-                              {type: "module"});
-    worker.onmessage = ({data}) => { worker.terminate(); resolve(data); };
-    worker.onerror = (event) => { worker.terminate(); reject(new Error(event.message)); };
-    worker.postMessage({modules});
-  });
-  if (made.error) return {kept: false, reason: made.error, timings: made.timings};
+  let made;
+  try {
+    made = await inWorker({modules});
+  } catch (error) {
+    return {kept: false, reason: error.message};
+  }
   const answer = await new Promise((resolve) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = ({data}) => resolve(data);

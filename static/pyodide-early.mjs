@@ -46,25 +46,29 @@ async function appZip() {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/* The runtime restored from the kept snapshot with `app` written, or null (none, or it failed:
- * then the service worker drops it). */
+/* The runtime restored from the kept snapshot, or null (none, or it failed: then the service
+ * worker drops it). The runtime starts at once on an array of zeros of the image's size, and
+ * the wasm is fetched and compiled while the snapshot is read, checked and decoded into it:
+ * the runtime waits for that (fsInit, before its start-up ends) and then restores it. A
+ * snapshot that fails its checks leaves the array without Pyodide's magic number, which the
+ * restore refuses. */
 async function fromSnapshot(app) {
   const found = await opening;
   if (!found) return null;
-  let damaged = false;
-  const image = found.image().catch((error) => {
-    damaged = true;
-    throw error;
+  let damage = null;
+  const image = new Uint8Array(found.size);
+  const filled = found.image(image).catch((error) => {
+    damage = error;
+    image.fill(0, 0, 4);  // what was decoded so far is never restored
   });
-  image.catch(() => {});  // handled below, through loadRuntime
   try {
-    const runtime = await loadRuntime({ indexURL, _loadSnapshot: image });
+    const runtime = await loadRuntime({ indexURL, _loadSnapshot: image, fsInit: () => filled });
     runtime.FS.writeFile(APP_PATH, await app);
     runtime.runPython(RESTORED);
     return runtime;
   } catch (error) {
-    console.warn(`boot snapshot not used: ${error}`);
-    snapshots.drop(!damaged);
+    console.warn(`boot snapshot not used: ${damage ?? error}`);
+    snapshots.drop(damage === null);
     return null;
   }
 }

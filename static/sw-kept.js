@@ -17,10 +17,11 @@
  * - Boot snapshot: once a page has booted and kept its bytecode, it makes a memory snapshot of
  *   a runtime with the game imported (static/boot-snapshot.mjs) and posts
  *   {type: "snapshot", key: {runtime, stdlib, app}, snapshot}. It is kept in this version's
- *   cache (under SNAPSHOT_KEY, with what it was made from in a header) if the key names this
- *   version's runtime and app.zip and the standard library zip served now (the bytecode zip if
- *   one is kept), and it is a well-formed container; keeping or dropping the bytecode drops it.
- *   A GET of SNAPSHOT_URL answers its record ({build, stdlib}, JSON) while it still matches
+ *   cache (under SNAPSHOT_KEY, with a header, its record: what it was made from and its
+ *   image's size) if the key names this version's runtime and app.zip and the standard library
+ *   zip served now (the bytecode zip if one is kept), and it is a well-formed container;
+ *   keeping or dropping the bytecode drops it.
+ *   A GET of SNAPSHOT_URL answers its record ({build, stdlib, size}, JSON) while it matches
  *   (this version, the same standard library served), else drops it and answers 204, never
  *   the network; the page then reads SNAPSHOT_KEY from the cache itself (faster than through
  *   this worker) and checks it (the container's checksum).
@@ -129,7 +130,8 @@ async function keepSnapshot({key, snapshot}) {
   const cache = await caches.open(CACHE);
   const refusal = await checkSnapshot(cache, key, snapshot);
   if (refusal) return {kept: false, reason: refusal};
-  const meta = {build: PRECACHE.version, stdlib: key.stdlib};
+  const size = new DataView(snapshot).getUint32(4, true);  // the image's, checked above
+  const meta = {build: PRECACHE.version, stdlib: key.stdlib, size};
   await cache.put(SNAPSHOT_KEY, new Response(snapshot, {headers: {
     "Content-Type": "application/octet-stream", "Content-Length": String(snapshot.byteLength),
     "X-LC-Snapshot": JSON.stringify(meta)}}));
@@ -189,7 +191,8 @@ async function serveSnapshot() {
     } catch (error) {
       meta = null;
     }
-    if (meta && meta.build === PRECACHE.version && meta.stdlib === await servedStdlib(cache)) {
+    if (meta && meta.build === PRECACHE.version && meta.stdlib === await servedStdlib(cache)
+        && Number.isSafeInteger(meta.size) && meta.size > 0) {
       return new Response(record, {headers: {"Content-Type": "application/json"}});
     }
     await cache.delete(SNAPSHOT_KEY);

@@ -33,13 +33,18 @@ const {zipEntries, snapshotContainer} = worker.self;
 
 const bytes = (list) => new Uint8Array(list);
 const cases = JSON.parse(readFileSync(0, "utf8"));
-const answers = cases.map(({kind, data}) => {
+const answers = cases.map(({kind, data, size}) => {
   if (kind === "roundtrip") {
     const image = bytes(data);
     const stored = encode(image);
     const back = decode(stored);
     return {stored: stored.byteLength, same: back.length === image.length
             && back.every((v, i) => v === image[i]), container: snapshotContainer(stored)};
+  }
+  if (kind === "into") {  // decoded into an array of zeros of `size` bytes, as a boot does
+    const into = new Uint8Array(size);
+    try { decode(bytes(data).buffer, into); } catch (error) { return {decoded: false}; }
+    return {decoded: true, busy: into.reduce((count, v) => count + (v !== 0), 0)};
   }
   if (kind === "container") {
     const buffer = bytes(data).buffer;
@@ -133,6 +138,15 @@ def test_the_page_refuses_a_container_damaged_after_it_was_written() -> None:
     # Well-formed, so the service worker took it; its checksum no longer matches.
     assert run([{"kind": "container", "data": container(200_000, [0, 3], damage=True)}]) == [
         {"decoded": False, "container": True}]
+
+
+def test_a_boot_decodes_into_an_array_of_the_recorded_size_only() -> None:
+    data = container(200_000, [0, 3])
+    busy = 65536 + (200_000 - 3 * 65536)
+    assert run([{"kind": "into", "data": data, "size": size}
+                for size in (200_000, 200_001, 199_999, 0)]) == [
+        {"decoded": True, "busy": busy}, {"decoded": False}, {"decoded": False},
+        {"decoded": False}]
 
 
 def make_zip(entries: dict[str, bytes], method: int = zipfile.ZIP_STORED,
