@@ -1,6 +1,6 @@
 """Benchmark: download size, load times, the boot snapshot, move latency, online propagation.
 
-    .venv/bin/python scripts/bench_load.py [--runs 5] [--warm 3] [--baseline REV]
+    .venv/bin/python scripts/bench_load.py [--runs 5] [--warm 3] [--baseline REV] [--tree REV]
                                            [--no-moves] [--no-online] [--online-moves 60]
 
 Prints tables of figures and ratios; asserts nothing. In one headless Chromium (Debian's unless
@@ -8,7 +8,8 @@ Playwright's own is installed), each run opens a fresh persistent profile for ea
 
 - bare: a page that only calls loadPyodide() from the npm package's own files (node_modules/
   pyodide copied beside the site: its untrimmed standard library, no service worker);
-- game: the app (index.html);
+- game: the app (index.html), built from the working tree, or with --tree REV from git
+  revision REV (to compare two commits while the tree holds changes of its own);
 - base, with --baseline REV: the app built from git revision REV (e.g. the commit before a
   change), served by its own server, so a change is measured against the same machine load.
 
@@ -70,6 +71,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -192,6 +194,17 @@ def add_bare_page(root: Path) -> None:
     folder.mkdir()
     for name in BARE_FILES:
         shutil.copyfile(ROOT / "node_modules" / "pyodide" / name, folder / name)
+
+
+def with_bare_page(rev: str | None) -> Callable[[Path], None]:
+    """A `served_site` preparation: the site of git revision `rev` if given (else the working
+    tree's, as built), with the bare page added."""
+    def prepare(root: Path) -> None:
+        if rev is not None:
+            build_revision(rev)(root)
+        add_bare_page(root)
+
+    return prepare
 
 
 def launch(pw: Playwright, profile: Path) -> BrowserContext:
@@ -447,6 +460,8 @@ def main() -> int:
     parser.add_argument("--online-moves", type=int, default=60)
     parser.add_argument("--baseline", metavar="REV",
                         help="also load the game built from git revision REV, taking turns")
+    parser.add_argument("--tree", metavar="REV",
+                        help="the game built from git revision REV, not the working tree")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     CACHE.parent.mkdir(parents=True, exist_ok=True)
@@ -455,7 +470,7 @@ def main() -> int:
     loads: list[str] = []
     latencies: dict[str, list[float]] = {}
     with ExitStack() as stack:
-        site = stack.enter_context(served_site(add_bare_page))
+        site = stack.enter_context(served_site(with_bare_page(args.tree)))
         sites = {"bare": site, "game": site}
         if args.baseline:
             sites["base"] = stack.enter_context(served_site(build_revision(args.baseline)))
@@ -473,6 +488,8 @@ def main() -> int:
         if not args.no_moves:
             latencies = move_latencies(pw, site.url, tmp, seed=1)
     print(f"machine at the end: {machine()}")
+    if args.tree:
+        print(f"game: the game at {args.tree}")
     print_loads(runs, kinds, args.baseline, loads)
     print_boots(runs, kinds)
     print_snapshots(runs, kinds)
