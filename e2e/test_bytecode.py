@@ -9,13 +9,11 @@ included) in a persistent profile, with test_pwa.py's fixtures.
 from __future__ import annotations
 
 import json
-import time
 import zipfile
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from conftest import ROOT, AppPage, wait_ready
@@ -69,16 +67,10 @@ def test_the_next_boot_runs_on_the_bytecode_the_first_one_compiled(
 
 
 def ready_after_reloads(page: Page, timeout_s: float = 180) -> None:
-    """Wait for html[data-ready=true], through the reloads the page makes by itself."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        try:
-            if page.evaluate("document.documentElement.dataset.ready") == "true":
-                return
-        except PlaywrightError:
-            pass  # the page is being reloaded
-        time.sleep(0.5)
-    raise AssertionError("the page never became ready")
+    """Wait for html[data-ready=true], through the reload the page makes by itself (Playwright
+    runs the wait again in each new document)."""
+    page.wait_for_function("() => document.documentElement.dataset.ready === 'true'",
+                           timeout=timeout_s * 1000)
 
 
 # The kept zip replaced by its first 64 KiB: a zip without its directory.

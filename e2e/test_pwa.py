@@ -9,7 +9,6 @@ included, and uses a persistent Chromium profile (service workers and installabi
 from __future__ import annotations
 
 import json
-import time
 import sys
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -266,15 +265,15 @@ def test_a_new_deploy_is_offered_between_games_only_and_keeps_the_saved_match(
         new = new_deploy(site)
         assert new != old
         player.network.clear()
-        page.evaluate("() => window.lcPwa.checkForUpdate()")
-        page.wait_for_function("() => document.documentElement.dataset.updateReady === 'true'",
-                               timeout=SW_TIMEOUT_MS)
+        # The new worker's download of the changed file reaches the recorder as an event of
+        # its own, which may come after the page hears of the update: wait for both.
+        with player.context.expect_event("requestfinished", timeout=SW_TIMEOUT_MS,
+                                         predicate=lambda r: r.url == url + "static/app.css"):
+            page.evaluate("() => window.lcPwa.checkForUpdate()")
+            page.wait_for_function(
+                "() => document.documentElement.dataset.updateReady === 'true'",
+                timeout=SW_TIMEOUT_MS)
         # Only the changed file was downloaded again; the 13 MB runtime came from the old cache.
-        # The worker's requests reach the recorder asynchronously: give them time to arrive.
-        deadline = time.monotonic() + 30
-        while "static/app.css" not in [u.removeprefix(url) for u in player.network]:
-            assert time.monotonic() < deadline, [u.removeprefix(url) for u in player.network]
-            page.wait_for_timeout(200)
         fetched = [u.removeprefix(url) for u in player.network]
         assert not any(u.endswith(".wasm") or "python_stdlib" in u for u in fetched), fetched
         # Mid-match: ready, but not offered and not forced, even across a reload.
