@@ -59,6 +59,10 @@ GOOD: dict[str, st.SearchStrategy[Any]] = {
     "ref_seq": st.integers(1, 60), "winner": st.sampled_from([0, 1, "draw"]),
     "totals": st.lists(st.integers(), min_size=2, max_size=2),
     "moves": st.lists(moves(), max_size=3), "code": tricky_text, "message": tricky_text,
+    "refusal": st.sampled_from([
+        {"code": "below-top", "data": {"card": "R4", "colour": "R", "top": 7}},
+        {"code": "deck-empty", "data": {}}, {"code": "wrong-phase", "data": {"phase": "draw"}},
+    ]),
     "protocol": st.just(PROTOCOL_VERSION), "match": st.booleans(),
 }
 """Each field's right (or nearly right) values; junk is drawn as often as both together."""
