@@ -1,10 +1,14 @@
-"""A hostile host, end to end: a guest page fed views with markup by a scripted host.
+"""A hostile peer, end to end: a guest page plays a room whose other page is scripted.
 
-The host is a page of the app in its own context that runs no Python (hold_python): a script
-registers the room's PeerJS id on the real loopback broker, answers the guest's hello with a
-welcome, then sends the views the test gives it (raw JSON text, as the app's host does). The
-dev server sends no Content-Security-Policy, so markup that reached the DOM would run: an
-``onerror`` payload sets ``window.__pwned``.
+The host's page runs no Python (hold_python): a script registers the room's PeerJS id on the
+real loopback broker and hands everything the guest sends to the test process
+(``window.lcPeer``), where a native seat (webui/seats/fair.py's `FairHost` with PyNaCl's group,
+the very code the page runs) answers and plays the host's moves; the script sends its answers
+back. So the guest page plays a real fair match, and the test can send it, at any point, what
+an honest host never would (``window.__lcSend``): fair-wire messages that are malformed, out
+of order, replayed or not called for, and markup. The dev server sends no
+Content-Security-Policy, so markup that reached the DOM would run: an ``onerror`` payload sets
+``window.__pwned``.
 """
 
 from __future__ import annotations
@@ -12,51 +16,89 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from conftest import AppPage, hold_python
+from onlinekit import GROUP, Chooser, buttons, saved_text
 from playwright.sync_api import Page
 
-from lostcities import Options, new_match, view
-from lostcities.protocol import APP_VERSION, PROTOCOL_VERSION
-from webui.online.codes import ALPHABET, CODE_LENGTH
+from lostcities import Options
+from lostcities.fair.codec import encode
+from lostcities.protocol import APP_VERSION
+from webui.online import control
+from webui.online.codes import ALPHABET, CODE_LENGTH, GUEST_KEY
+from webui.seats.fair import FairHost
 
 PAYLOAD = "<img src=x onerror=window.__pwned=1>"
 
-SCRIPTED_HOST = """
-async ([code, welcome, views]) => {
+SCRIPTED_PEER = """
+async (code) => {
   await window.lcOnlineLibraries();  // PeerJS, as the app loads it for online play
   const config = await window.LC_CONFIG;
   const peer = new Peer("lostcities-" + code,
                         {...config.peer, config: {iceServers: config.iceServers}});
   await new Promise((resolve, reject) => { peer.on("open", resolve); peer.on("error", reject); });
-  window.__hellos = 0;
   peer.on("connection", (conn) => {
-    let seq = 0;
-    const send = (message) => conn.send(JSON.stringify({v: 1, seq: ++seq, ...message}));
-    conn.on("data", (data) => {
-      const message = JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data));
-      if (message.type !== "hello") return;
-      window.__hellos += 1;
-      send({...welcome, ref_seq: message.seq});
-      for (const view of views) send({type: "view", view});
-    });
+    const send = (texts) => { for (const text of texts) conn.send(text); };
+    window.__lcSend = (text) => conn.send(text);
+    conn.on("open", async () => send(await window.lcPeer("open", conn.metadata?.token ?? "")));
+    conn.on("data", async (data) => send(await window.lcPeer("data", String(data))));
   });
 }
 """
-"""Registers the room on the broker; to each hello: a welcome, then every view in order."""
+"""Registers the room on the broker; hands what the guest sends to the native seat and sends
+back its answers."""
 
 INJECTED = """() => ({
   pwned: typeof window.__pwned,
-  images: document.querySelectorAll("img").length,
   injected: document.querySelectorAll("#app img, #app script, #app iframe, #app [onerror]").length,
 })"""
-"""What markup from the host would have left in the guest's page."""
+"""What markup from the peer would have left in the guest's page."""
 
 NOTICE_OR_HARM = """() => document.querySelector(".online-error[role=alert]")
-  || document.querySelector("img, #app script, #app iframe, #app [onerror]")
+  || document.querySelector("#app img, #app script, #app iframe, #app [onerror]")
   || window.__pwned !== undefined"""
-"""The state after the guest handled the hostile view: its error notice, or the harm done."""
+"""The state after the guest handled the hostile message: its error notice, or the harm."""
+
+
+@dataclass
+class NativePeer:
+    """The room's host: a native `FairHost` behind the scripted page, playing its own moves."""
+
+    seat: FairHost
+    outbox: list[str] = field(default_factory=list)
+    rng: random.Random = field(default_factory=lambda: random.Random(2))
+    now: float = 0.0
+    honest: bool = True
+    """Whether it still answers and plays (a test that sends its own messages turns it off)."""
+
+    def send(self, text: str) -> None:
+        self.outbox.append(text)
+
+    def close(self) -> None:
+        pass
+
+    def __call__(self, kind: str, data: str) -> list[str]:
+        self.now += 1.0
+        if kind == "open":
+            self.seat.accept(self, {"token": data}, self.now)
+        elif self.honest:
+            self.seat.receive(self, data, self.now)
+            while self.honest and self.seat.has_match and self.seat.view()["legal_moves"]:
+                moves = self.seat.view()["legal_moves"]
+                deck = {"type": "draw", "source": "deck"}
+                move = deck if deck in moves else self.rng.choice(
+                    [m for m in moves if m["type"] != "undo"])
+                assert self.seat.submit(move) is None
+        out, self.outbox = self.outbox, []
+        return out
+
+    def next_seq(self) -> int:
+        """The number the guest expects of the host's next fair message."""
+        assert self.seat.peer is not None
+        return len(self.seat.peer.sent_after(0)) + 1
 
 
 def room_code() -> str:
@@ -64,28 +106,18 @@ def room_code() -> str:
     return "".join(random.choice(ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def guest_view(names: tuple[str, str] = ("Ana", "Ben")) -> dict[str, Any]:
-    """A real view for the guest's seat (1) at the start of a match."""
-    state = new_match(Options(rounds=1), seed=5, names=names, first_player=0)
-    return json.loads(json.dumps(view(state, 1)))  # type: ignore[no-any-return]
-
-
-def scripted_host(open_app: Callable[..., AppPage], code: str,
-                  views: list[dict[str, Any]]) -> AppPage:
+def scripted_room(open_app: Callable[..., AppPage], host_name: str = "Ana",
+                  options: Options = Options(rounds=1, skills=True)) -> tuple[AppPage, NativePeer,
+                                                                               str]:
+    """The scripted host's page, the native seat behind it, and the room's code."""
+    code = room_code()
+    seat = FairHost.create(code, options, 1, host_name, 0.0)
+    seat.load(GROUP)
+    native = NativePeer(seat)
     host = open_app(ready=False, setup=hold_python)
-    welcome = {"type": "welcome", "protocol": PROTOCOL_VERSION, "app": APP_VERSION, "seat": 1,
-               "match": True}
-    host.page.evaluate(SCRIPTED_HOST, [code, welcome, views])
-    return host
-
-
-def notice_text(guest: Page) -> str:
-    """The guest's error notice once it handled the hostile view (fails at once on harm)."""
-    guest.wait_for_function(NOTICE_OR_HARM)
-    assert guest.evaluate(INJECTED) == {"pwned": "undefined", "images": 0, "injected": 0}
-    notice = guest.locator(".online-error[role=alert]")
-    assert notice.count() == 1
-    return notice.inner_text()
+    host.page.expose_function("lcPeer", native)
+    host.page.evaluate(SCRIPTED_PEER, code)
+    return host, native, code
 
 
 def join(guest: Page, code: str) -> None:
@@ -98,51 +130,115 @@ def join(guest: Page, code: str) -> None:
     guest.click('[data-action="join-room"]')
 
 
-def test_a_hostile_view_after_a_good_one_is_refused_and_the_table_stays(
-        open_app: Callable[..., AppPage]) -> None:
-    good = guest_view()
-    hostile = guest_view()
-    hostile["totals"] = [PAYLOAD, 0]
-    hostile["deck_count"] = PAYLOAD
-    hostile["names"] = [PAYLOAD, "Ben"]
-    code = room_code()
-    host = scripted_host(open_app, code, [good, hostile])
-    guest = open_app()
-    join(guest.page, code)
-    text = notice_text(guest.page)
-    assert "not valid" in text and PAYLOAD[:10] in text  # the refused value, shown as text
-    assert guest.page.evaluate("() => document.body.dataset.screen") == "turn"
-    deck = guest.page.locator(".deck-count").inner_text()
-    assert deck == str(good["deck_count"])  # the good view's table, unchanged
-    assert guest.page.locator(".who .name").all_inner_texts() == ["Ana", "Ben"]
-    assert guest.page.evaluate(INJECTED) == {"pwned": "undefined", "images": 0, "injected": 0}
-    assert host.page.evaluate("() => window.__hellos") == 1
-    assert guest.page_errors == []
+def notice_text(guest: Page) -> str:
+    """The guest's error notice once it handled the hostile message (fails at once on harm)."""
+    guest.wait_for_function(NOTICE_OR_HARM)
+    assert guest.evaluate(INJECTED) == {"pwned": "undefined", "injected": 0}
+    notice = guest.locator(".online-error[role=alert]")
+    assert notice.count() == 1
+    return notice.inner_text()
 
 
-def test_a_hostile_first_view_starts_nothing_and_says_why(
-        open_app: Callable[..., AppPage]) -> None:
-    hostile = guest_view()
-    hostile["scores"][0]["total"] = PAYLOAD
-    code = room_code()
-    scripted_host(open_app, code, [hostile])
+def midmatch(open_app: Callable[..., AppPage], moves: int = 6) -> tuple[Page, Page, NativePeer,
+                                                                        Chooser]:
+    """The scripted host's page, and a guest page some moves into a fair match against the
+    native host behind it."""
+    host, native, code = scripted_room(open_app)
     guest = open_app()
     join(guest.page, code)
-    assert "scores[0].total" in notice_text(guest.page)
+    guest.page.wait_for_selector("[data-sync]")
+    chooser = Chooser((guest.page,), random.Random(4))
+    for _ in range(moves):
+        assert chooser.step()
+    chooser.settle()
+    native.honest = False
+    return host.page, guest.page, native, chooser
+
+
+def hostile_messages(native: NativePeer) -> dict[str, str]:
+    """What an honest host never sends, each with the code the guest stops the match with."""
+    seq = native.next_seq()
+    assert native.seat.peer is not None
+    sent = native.seat.peer.sent_after(0)
+    key = encode((5).to_bytes(32, "little"))
+    return {
+        "bad-message": json.dumps({"fair": 1, "seq": seq,
+                                   "move": {"type": "play", "card": PAYLOAD}}),
+        "replayed": sent[0],
+        "out-of-order": json.dumps({**json.loads(sent[-1]), "seq": seq + 3}),
+        "unexpected": json.dumps({"fair": 1, "seq": seq, "keys": {"cards": [[0, key]]}}),
+    }
+
+
+@pytest.mark.parametrize("code", ["bad-message", "replayed", "out-of-order", "unexpected"])
+def test_a_hostile_message_mid_match_stops_the_match_with_a_notice_and_keeps_the_evidence(
+        open_app: Callable[..., AppPage], code: str) -> None:
+    host, guest, native, chooser = midmatch(open_app)
+    mark = chooser.mark
+    before = json.loads(saved_text(guest, GUEST_KEY) or "null")
+    text = hostile_messages(native)[code]
+    host.evaluate("(text) => window.__lcSend(text)", text)  # the scripted page sends it
+    notice = notice_text(guest)
+    assert "stopped" in notice and f"({code})" in notice
+    assert guest.evaluate("() => document.querySelector('[data-sync]').dataset.sync") == mark
+    _, by = buttons(guest)
+    assert not {"select", "draw", "play", "discard", "radio"} & set(by)  # nothing to play
+    after = json.loads(saved_text(guest, GUEST_KEY) or "null")
+    stopped = after["peer"]["stopped"]
+    assert stopped["code"] == code and stopped["evidence"]["message"] == text
+    assert after["peer"]["transcript"] == before["peer"]["transcript"]  # nothing else lost
+    guest.reload()  # the stopped match resumes stopped, with its notice
+    guest.wait_for_selector(".online-error[role=alert]")
+    assert f"({code})" in guest.inner_text(".online-error[role=alert]")
+
+
+def test_a_hostile_message_before_the_welcome_starts_nothing(
+        open_app: Callable[..., AppPage]) -> None:
+    host, native, code = scripted_room(open_app)
+    native.honest = False  # the host answers nothing itself
+    guest = open_app()
+    join(guest.page, code)
+    guest.page.wait_for_selector('[data-screen="waiting"]')
+    host.page.wait_for_function("() => typeof window.__lcSend === 'function'")
+    host.page.evaluate("(text) => window.__lcSend(text)",
+                       json.dumps({"lc": "welcome", "app": APP_VERSION, "name": PAYLOAD}))
+    assert "malformed" in notice_text(guest.page)
     assert guest.page.evaluate("() => document.body.dataset.screen") == "waiting"
-    assert guest.page.evaluate(INJECTED) == {"pwned": "undefined", "images": 0, "injected": 0}
+    assert guest.page.evaluate(INJECTED) == {"pwned": "undefined", "injected": 0}
     assert guest.page_errors == []
 
 
-def test_a_valid_view_with_markup_for_a_name_shows_it_as_text(
+def test_a_host_named_with_markup_is_shown_as_text_and_the_match_plays(
         open_app: Callable[..., AppPage]) -> None:
-    shown = guest_view(names=(PAYLOAD, "Ben"))
-    code = room_code()
-    scripted_host(open_app, code, [shown])
+    _host, _native, code = scripted_room(open_app, host_name=PAYLOAD)
     guest = open_app()
     join(guest.page, code)
     guest.page.wait_for_selector('[data-screen="turn"] .who .name')
     assert guest.page.locator(".who .name").all_inner_texts() == [PAYLOAD, "Ben"]
-    assert PAYLOAD in guest.page.locator(".online-status").inner_text()  # the opponent's name
+    assert PAYLOAD in guest.page.locator(".online-status").inner_text()
+    chooser = Chooser((guest.page,), random.Random(6))
+    for _ in range(4):
+        assert chooser.step()
     assert guest.page.locator(".online-error").count() == 0
-    assert guest.page.evaluate(INJECTED) == {"pwned": "undefined", "images": 0, "injected": 0}
+    assert guest.page.evaluate(INJECTED) == {"pwned": "undefined", "injected": 0}
+    assert guest.page_errors == []
+
+
+def test_the_welcome_a_guest_is_sent_is_checked(open_app: Callable[..., AppPage]) -> None:
+    """A welcome naming the guest otherwise, or with options that are not options."""
+    host, native, code = scripted_room(open_app)
+    native.honest = False
+    guest = open_app()
+    join(guest.page, code)
+    host.page.wait_for_function("() => typeof window.__lcSend === 'function'")
+    setup: dict[str, Any] = control.MatchSetup(Options(), ("Ana", "Eve"), 0).to_json()
+    host.page.evaluate("(text) => window.__lcSend(text)", json.dumps(
+        {"lc": "welcome", "app": APP_VERSION, "match": 1, "last": 0, "setup": setup}))
+    assert "names this player otherwise" in notice_text(guest.page)
+    host.page.evaluate("(text) => window.__lcSend(text)", json.dumps(
+        {"lc": "welcome", "app": APP_VERSION, "match": 1, "last": 0,
+         "setup": {**setup, "names": ["Ana", "Ben"], "options": {"rounds": PAYLOAD}}}))
+    guest.page.wait_for_function("() => document.querySelector('.online-error')"
+                                 "?.textContent.includes('setup options')")
+    assert guest.page.evaluate("() => document.body.dataset.screen") == "waiting"
+    assert guest.page.evaluate(INJECTED) == {"pwned": "undefined", "injected": 0}

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 import random
-from collections import deque
-from collections.abc import Callable
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import lostcities
-from leakcheck import card_tokens
 from lostcities import Airlift, Draw, Move, Options, PickJob, Radio, Sabotage, Undo
 from lostcities.cards import card_text
 from lostcities.fair import FairPeer
@@ -26,6 +25,34 @@ from lostcities.fair.sodium import SodiumGroup
 from lostcities.fair.table import OFFERS
 from lostcities.state import State
 from lostcities.views import deck_peek
+
+
+def card_tokens(value: Any) -> Counter[str]:
+    """Every string in a JSON value that is a card code (R7, YH, G10...), counted."""
+    found: list[str] = []
+    for item in strings(value):
+        if 2 <= len(item) <= 3 and item[0] in "YBWGRP":
+            try:
+                lostcities.parse_card(item)
+            except ValueError:
+                continue
+            found.append(item)
+    return Counter(found)
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string of a JSON value, keys included."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            yield item
+
 
 GROUP = SodiumGroup()
 ALL_OPTIONS = Options(rounds=3, sixth_colour=True, jobs=True, skills=True, objectives=True,
@@ -132,15 +159,61 @@ def truth(wire: Wire, scope: int, name: str) -> tuple[Any, ...]:
     return found
 
 
+Truth = Callable[[int, str], tuple[Any, ...]]
+"""The item at every position of a deck, by scope and deck name."""
+
+
 def true_state(wire: Wire, seat: int) -> State:
     """``seat``'s engine state with every hidden card and objective filled in."""
-    st = wire.peers[seat].state
+    return filled(wire.peers[seat], wire.options, lambda scope, name: truth(wire, scope, name))
+
+
+def filled(peer: FairPeer, options: Options, truth_of: Truth) -> State:
+    """``peer``'s engine state with every hidden card and objective filled in."""
+    st = peer.state
     assert st is not None
-    cards = truth(wire, st.round, "cards")
-    st = fill_cards(st, dict(enumerate(cards)))
-    if wire.options.objectives and st.phase != "jobs":
-        st = fill_objectives(st, dict(enumerate(truth(wire, st.round, "objectives"))))
+    st = fill_cards(st, dict(enumerate(truth_of(st.round, "cards"))))
+    if options.objectives and st.phase != "jobs":
+        st = fill_objectives(st, dict(enumerate(truth_of(st.round, "objectives"))))
     return st
+
+
+def shown_now(peer: FairPeer, options: Options,
+              truth_of: Truth) -> list[tuple[tuple[int, str], Any]]:
+    """What the rules show ``peer``'s seat in its current position: (scope, deck) and items."""
+    seat, st = peer.seat, peer.state
+    if st is None:
+        return []
+    shown: list[tuple[tuple[int, str], Any]] = []
+    if (0, "coin") in peer.table.decks:
+        coin = truth_of(0, "coin")
+        shown.append(((0, "coin"), coin if st.phase == "match-end" else coin[:1]))
+    if options.jobs:
+        offers = truth_of(0, "jobs")
+        shown.append(((0, "jobs"), [offers[p] for p in OFFERS[seat]]))
+        if st.jobs[0] is not None and st.jobs[1] is not None:
+            shown.append(((0, "jobs"), st.jobs))
+        if st.phase == "match-end":
+            shown.append(((0, "jobs"), offers))
+    if st.phase == "jobs":
+        return shown
+    full = filled(peer, options, truth_of)
+    r = st.round
+    public = [c for pile in full.discards for c in pile]
+    public += [c for side in full.expeditions for e in side for c in e]
+    peek = len(deck_peek(full, seat))
+    mine = list(full.hands[seat]) + public + list(full.deck[len(full.deck) - peek:])
+    shown.append(((r, "cards"), mine))
+    if options.objectives:
+        shown.append(((r, "objectives"), full.objectives[seat]))
+    if full.mixup is not None:
+        shown.append(((r, "mixups"), [full.mixup]))
+    if st.phase in ("round-end", "match-end"):
+        shown.append(((r, "cards"), truth_of(r, "cards")))
+        for name in ("objectives", "mixups"):
+            if (r, name) in peer.table.decks:
+                shown.append(((r, name), truth_of(r, name)))
+    return shown
 
 
 class Oracle:
@@ -162,37 +235,9 @@ class Oracle:
         """Add what the rules show each seat in the current position."""
         wire = self.wire
         for seat, peer in enumerate(wire.peers):
-            st = peer.state
-            if st is None:
-                continue
-            if (0, "coin") in peer.table.decks:
-                coin = truth(wire, 0, "coin")
-                self.allow(seat, 0, "coin", coin if st.phase == "match-end" else coin[:1])
-            if wire.options.jobs:
-                offers = truth(wire, 0, "jobs")
-                self.allow(seat, 0, "jobs", [offers[p] for p in OFFERS[seat]])
-                if st.jobs[0] is not None and st.jobs[1] is not None:
-                    self.allow(seat, 0, "jobs", st.jobs)
-                if st.phase == "match-end":
-                    self.allow(seat, 0, "jobs", offers)
-            if st.phase == "jobs":
-                continue
-            full = true_state(wire, seat)
-            r = st.round
-            public = [c for pile in full.discards for c in pile]
-            public += [c for side in full.expeditions for e in side for c in e]
-            peek = len(deck_peek(full, seat))
-            mine = list(full.hands[seat]) + public + list(full.deck[len(full.deck) - peek:])
-            self.allow(seat, r, "cards", mine)
-            if wire.options.objectives:
-                self.allow(seat, r, "objectives", full.objectives[seat])
-            if full.mixup is not None:
-                self.allow(seat, r, "mixups", [full.mixup])
-            if st.phase in ("round-end", "match-end"):
-                self.allow(seat, r, "cards", truth(wire, r, "cards"))
-                for name in ("objectives", "mixups"):
-                    if (r, name) in peer.table.decks:
-                        self.allow(seat, r, name, truth(wire, r, name))
+            for key, items in shown_now(peer, wire.options,
+                                        lambda scope, name: truth(wire, scope, name)):
+                self.allow(seat, key[0], key[1], items)
 
     def allowed_texts(self, seat: int) -> set[str]:
         texts = set()

@@ -6,203 +6,19 @@ them: nothing but stop the match, with a notice and the evidence kept in the sav
 from __future__ import annotations
 
 import json
-import random
-from collections import Counter, deque
 from typing import Any
 
 import pytest
-from test_webui_controller import MemoryStorage
+from fairseats import ALL, GROUP, MARKUP, TOKEN, Connection, HostEnd, Pair, Store, finished
 
 from lostcities import Options
 from lostcities.errors import CorruptSave
-from lostcities.fair.sodium import SodiumGroup
 from lostcities.protocol import APP_VERSION
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.online.liveness import LINK_BURST
-from webui.online.screens import status_bar, sync_mark
-from webui.seats.fair import FairGuest, FairHost, FairSeat
-
-GROUP = SodiumGroup()
-TOKEN = "T" * 24
-ALL = Options(rounds=2, sixth_colour=True, jobs=True, skills=True, objectives=True,
-              mixups=True)
-MARKUP = "<img src=x onerror=window.__pwned=1>"
-
-
-class HostEnd:
-    """The host's side of a connection (its `Link`)."""
-
-    def __init__(self, conn: Connection) -> None:
-        self.conn = conn
-
-    def send(self, text: str) -> None:
-        if self.conn.open:
-            self.conn.to_guest.append(text)
-
-    def close(self) -> None:
-        """As a DataConnection closed by the page: what was sent still goes out."""
-        self.conn.closing = True
-
-
-class Connection:
-    """One data connection between two seats; messages wait until `deliver`."""
-
-    def __init__(self, host: FairHost, guest: FairGuest, now: float = 0.0) -> None:
-        self.host, self.guest, self.open, self.closing = host, guest, True, False
-        self.to_guest: deque[str] = deque()
-        self.to_host: deque[str] = deque()
-        self.sent: list[tuple[str, str, bool]] = []
-        """(sender, text, whether the sender's storage held it when it was sent)."""
-        self.secrets: dict[str, str | None] = {}
-        """The secret each seat's storage held when its first fair message was sent."""
-        self.end = HostEnd(self)
-        self.refusal = host.accept(self.end, {"token": guest.token}, now)
-        if self.refusal is None:
-            guest.opened(self._from_guest, now)
-
-    def _from_guest(self, text: str) -> None:
-        if self.open:
-            self.to_host.append(text)
-
-    def deliver(self, now: float = 0.0) -> None:
-        """Deliver what is in flight, at `now`; a guest that drops the connection cuts it."""
-        while self.open and (self.to_host or self.to_guest):
-            if self.guest.drop_link:
-                self.cut()
-                return
-            if self.to_host:
-                text = self.to_host.popleft()
-                self.note("guest", self.guest, text)
-                self.host.receive(self.end, text, now)
-            elif self.to_guest:
-                text = self.to_guest.popleft()
-                self.note("host", self.host, text)
-                self.guest.receive(text, now)
-        if self.closing:
-            self.cut()
-
-    def note(self, who: str, seat: FairSeat, text: str) -> None:
-        self.sent.append((who, text, saved_has(seat, text)))
-        if '"fair"' in text and who not in self.secrets:
-            raw = seat._store.getItem(seat.save_key) if seat._store else None  # noqa: SLF001
-            peer = json.loads(raw)["peer"] if raw else None
-            self.secrets[who] = peer["secret"] if peer else None
-
-    def cut(self) -> None:
-        """The connection drops (what is in flight is lost)."""
-        if self.open:
-            self.open = False
-            self.to_host.clear()
-            self.to_guest.clear()
-            self.host.closed(self.end)
-            self.guest.closed()
-
-
-def saved_has(seat: FairSeat, text: str) -> bool:
-    """Whether the seat's storage holds, in its saved match, the fair message `text`."""
-    store = seat._store  # noqa: SLF001 - the test reads what the seat wrote
-    raw = store.getItem(seat.save_key) if store is not None else None
-    if raw is None or '"fair"' not in text:
-        return False
-    doc = json.loads(raw)
-    message = json.loads(text)
-    return any(e["dir"] == "out" and e["msg"] == message
-               for e in (doc["peer"] or {}).get("transcript", []))
-
-
-class Pair:
-    """A room's host and its guest, each with its storage, connected."""
-
-    def __init__(self, options: Options = ALL, first: int | None = None, seed: int = 1) -> None:
-        self.storage = {"host": MemoryStorage(), "guest": MemoryStorage()}
-        self.host = FairHost.create("ABCDEF", options, first, "Ana", 0.0)
-        self.guest = FairGuest("abc-def", TOKEN, "Ben", 0.0)
-        for seat, store in ((self.host, self.storage["host"]), (self.guest,
-                                                                self.storage["guest"])):
-            seat.load(GROUP)
-            seat.set_store(store)
-        self.rng = random.Random(seed)
-        self.moves: Counter[str] = Counter()
-        self.now = 0.0
-        """The pages' clock: a second a move (the connection's budget refills with it)."""
-        self.conn = Connection(self.host, self.guest)
-        self.conn.deliver()
-
-    def reconnect(self) -> None:
-        self.conn.cut()
-        self.conn = Connection(self.host, self.guest, self.now)
-        self.conn.deliver(self.now)
-
-    def reload(self, which: str, from_last_write: bool = True) -> None:
-        """That page closes and opens again from what its storage holds (the last write the
-        seat made itself, before sending: the controller's save after the paint may not have
-        run), replaying its match, and dials again."""
-        self.conn.cut()
-        seat: FairSeat = self.host if which == "host" else self.guest
-        store = self.storage[which]
-        if not from_last_write:
-            store.setItem(seat.save_key, json.dumps(seat.saved()))
-        doc = json.loads(store.getItem(seat.save_key) or "null")
-        cls = FairHost if which == "host" else FairGuest
-        fresh = cls.from_json(doc, 0.0)
-        fresh.load(GROUP)
-        fresh.set_store(store)
-        if which == "host":
-            assert isinstance(fresh, FairHost)
-            self.host = fresh
-        else:
-            assert isinstance(fresh, FairGuest)
-            self.guest = fresh
-        self.reconnect()
-
-    def actor(self) -> FairSeat | None:
-        movers = [s for s in (self.host, self.guest)
-                  if s.has_match and s.view()["legal_moves"]]
-        assert len(movers) <= 1
-        return movers[0] if movers else None
-
-    def choose(self, seat: FairSeat) -> dict[str, Any]:
-        moves = seat.view()["legal_moves"]
-        by: dict[str, list[dict[str, Any]]] = {}
-        for move in moves:
-            by.setdefault(move["type"], []).append(move)
-        for kind, odds in (("radio", 0.5), ("airlift", 0.3), ("sabotage", 0.3),
-                           ("undo", 0.15)):
-            if kind in by and self.rng.random() < odds:
-                return self.rng.choice(by[kind])
-        deck = {"type": "draw", "source": "deck"}
-        if deck in moves and self.rng.random() < 0.85:
-            return deck
-        plain = [m for m in moves if m["type"] not in ("undo", "radio", "airlift", "sabotage")]
-        return self.rng.choice(plain or moves)
-
-    def step(self) -> bool:
-        """One move of the player to act; False when nobody can move."""
-        seat = self.actor()
-        if seat is None:
-            return False
-        move = self.choose(seat)
-        assert seat.submit(move) is None
-        self.moves[move["type"]] += 1
-        self.now += 1.0
-        self.conn.deliver(self.now)
-        return True
-
-    def play(self, moves: int = 100_000) -> None:
-        for _ in range(moves):
-            if not self.step():
-                return
-
-
-def finished(pair: Pair) -> None:
-    """Both pages at the match's end, agreeing, nothing stopped."""
-    host, guest = pair.host.view(), pair.guest.view()
-    assert host["phase"] == guest["phase"] == "match-end"
-    assert sync_mark(host) == sync_mark(guest)
-    assert host["totals"] == guest["totals"]
-    assert not pair.host.stopped and not pair.guest.stopped
-
+from webui.online.liveness import BURST
+from webui.online.screens import status_bar
+from webui.seats.fair import FairGuest, FairHost
 
 def test_a_whole_match_with_every_option_and_each_move_saved_before_it_is_sent() -> None:
     pair = Pair(ALL, first=None, seed=3)
@@ -253,7 +69,7 @@ def test_a_reload_from_the_last_write_or_a_dropped_connection_resumes_exactly(
 
 def test_a_new_room_saves_its_setup_and_a_guest_its_token() -> None:
     host = FairHost.create("ABCDEF", ALL, 1, "Ana", 0.0)
-    store = MemoryStorage()
+    store = Store()
     host.load(GROUP)
     host.set_store(store)
     doc = host.saved()
@@ -431,7 +247,7 @@ def test_a_guest_of_another_version_is_told_to_reload() -> None:
 def test_a_flood_cuts_the_connection_and_the_match_resumes_on_the_next() -> None:
     pair = Pair(Options(rounds=1), first=0, seed=6)
     pair.play(4)
-    for _ in range(LINK_BURST + 50):
+    for _ in range(BURST + 50):
         pair.conn.to_host.append(control.ping())
     pair.conn.deliver()
     assert not pair.conn.open  # cut at the first message over the budget

@@ -5,9 +5,10 @@ card, a list or an object replaced by markup, text, a huge or odd value, or give
 Then either `check_view` refuses the view (ViewError, nothing else), or the guest's whole page
 rendered from it (status bar, table or result screens, log, hint) holds no element and no
 attribute that came from the view: only the page's own tags, no ``on...`` attribute, no
-``<img``. Through the online guest, a refused view changes nothing it shows. And, as a second
-line of defence, views with markup in their fields rendered *without* the check: every value
-that renders shows as text.
+``<img``. An online guest (a fair seat) fed its host's next real message changed the same way
+stops the match with a notice and shows nothing of it. And, as a second line of defence, views
+with markup in their fields rendered *without* the check: every value that renders shows as
+text.
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from fairseats import GROUP, Pair
+
 from lostcities import Options
 from lostcities.protocol import APP_VERSION
 from lostcities.viewcheck import ViewError, check_view
 from real_views import playout_views
 from webui.hint import render_hint
-from webui.seats.remote_guest import OnlineGuest
+from webui.online import control
+from webui.seats.fair import FairGuest
 from webui.online.screens import render_guest_waiting, status_bar, sync_mark
 from webui.regions import plain
 from webui.screens import render_doc
@@ -172,45 +176,42 @@ def test_a_hostile_view_is_refused_or_rendered_as_text(view: View, lang: str) ->
         assert_nothing_injected(html)
 
 
-class Host:
-    """A scripted host delivering numbered messages to the guest."""
-
-    def __init__(self, guest: OnlineGuest) -> None:
-        self.guest, self.seq = guest, 0
-        guest.opened(lambda text: None, 0.0)
-        self.send("welcome", protocol=1, app=APP_VERSION, seat=1, match=True)
-
-    def send(self, kind: str, **fields: Any) -> None:
-        self.seq += 1
-        self.guest.receive(json.dumps({"v": 1, "seq": self.seq, "type": kind, **fields}), 0.0)
+def _next_message() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A guest's save mid-match, and the host's next message to it (from the same match)."""
+    pair = Pair(Options(rounds=1, skills=True, objectives=True), first=0, seed=4)
+    pair.play(7)
+    saved = json.loads(json.dumps(pair.guest.to_json()))
+    seen = len(saved["peer"]["transcript"])
+    pair.play(3)
+    later = pair.guest.to_json()["peer"]["transcript"][seen:]
+    return saved, next(entry["msg"] for entry in later if entry["dir"] == "in")
 
 
-@FUZZ
-@given(view=hostile_views(GUEST_POOL), first=st.sampled_from(GUEST_POOL))
-def test_the_guest_keeps_its_view_when_the_host_sends_a_hostile_one(
-        view: View, first: View) -> None:
+GUEST_SAVE, NEXT_MESSAGE = _next_message()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(message=hostile_views([NEXT_MESSAGE]))
+def test_the_guest_shows_nothing_of_a_hostile_message_but_a_notice(
+        message: dict[str, Any]) -> None:
     try:
-        json.dumps(view)
+        text = json.dumps(message)
     except ValueError:  # a number too long to write: no host can send it
         assume(False)
-    guest = OnlineGuest("ABCDEF", "t" * 32, "Ben", 0.0)
-    host = Host(guest)
-    host.send("view", view=first)
-    assert guest.view() == first and guest.error is None
-    try:
-        check_view(view)
-        valid = view["player"] == 1
-    except ViewError:
-        valid = False
-    host.send("view", view=view)
-    shown = guest.view()
-    if valid:
-        assert shown == view and guest.error is None
-    else:
-        assert shown == first and guest.error
-    for html in page_of(shown, "en", guest.error):
+    guest = FairGuest.from_json(GUEST_SAVE, 0.0)
+    guest.load(GROUP)
+    before = guest.view()
+    guest.opened(lambda _text: None, 0.0)
+    guest.receive(control.welcome(APP_VERSION, 1, guest.peer.last_received,  # type: ignore[union-attr]
+                                  guest.setup), 0.0)  # type: ignore[arg-type]
+    guest.receive(text, 0.0)
+    if guest.stopped:  # nothing of the message reaches the table: a notice says why
+        assert guest.view()["log"] == before["log"] and guest.view()["hand"] == before["hand"]
+        assert guest.problem() and guest.submit(before["legal_moves"][0] if before[
+            "legal_moves"] else {"type": "undo"}) == {"code": "stopped", "data": {}}
+    for html in page_of(guest.view(), "en", guest.problem()):
         assert_nothing_injected(html)
-    assert_nothing_injected(render_guest_waiting("en", guest.code, None, guest.error))
+    assert_nothing_injected(render_guest_waiting("en", guest.code, None, guest.problem()))
 
 
 # ---- without the check: the renderers escape on their own ----------------------------------

@@ -5,8 +5,8 @@
   for the shapes that made the old string pattern quadratic and for the other worst cases.
   It is also exact on valid JSON and safe on any text (json's own parser, instrumented, never
   nests deeper than the limit when the check lets a text through).
-- The flood limit counts arrivals and work: time spent handling a guest's messages does not
-  refill its budget, and a message costs in proportion to its size.
+- The flood limit counts arrivals and work: time spent handling the other page's messages
+  does not refill its budget, and a message costs in proportion to its size.
 - The host reads only the guest token from a connection's metadata, never converting the rest.
 """
 
@@ -30,12 +30,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hostile_texts import HOSTILE_SHAPES, hostile
+from fairseats import GROUP
 from lostcities import Options
-from lostcities.protocol import MAX_MESSAGE_BYTES, ProtocolError, decode_json, encode, envelope
-from webui.seats.remote_host import OnlineHost
-from webui.online.liveness import (
-    BURST, BYTES_PER_TOKEN, CLOSE_AFTER_DROPS, MAX_COST, RATE, RateLimit, message_cost,
-)
+from lostcities.fair.wire import MAX_MESSAGE_CHARS
+from lostcities.protocol import APP_VERSION, MAX_MESSAGE_BYTES, ProtocolError, decode_json
+from webui.online import control
+from webui.online.liveness import BURST, BYTES_PER_TOKEN, MAX_COST, RATE, RateLimit, message_cost
+from webui.seats.fair import FairHost
 from webui.online.peermeta import MAX_TOKEN_CHARS, token_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -179,10 +180,10 @@ def test_what_counts_as_nesting(text: str, deep: bool) -> None:
 def test_a_message_costs_in_proportion_to_its_size() -> None:
     assert message_cost(0) == message_cost(BYTES_PER_TOKEN) == 1.0
     assert message_cost(2 * BYTES_PER_TOKEN) == 2.0
-    assert message_cost(10 * MAX_MESSAGE_BYTES) == MAX_COST
-    limit = RateLimit(0.0, rate=10.0, burst=20)
-    allowed = [limit.allow(0.0, MAX_MESSAGE_BYTES) for _ in range(10)]
-    assert allowed == [True] * int(20 // MAX_COST) + [False] * (10 - int(20 // MAX_COST))
+    assert message_cost(10 * MAX_MESSAGE_CHARS) == MAX_COST == MAX_MESSAGE_CHARS / 1024
+    limit = RateLimit(0.0, rate=10.0, burst=200)
+    allowed = [limit.allow(0.0, MAX_MESSAGE_CHARS) for _ in range(10)]
+    assert allowed == [True] * int(200 // MAX_COST) + [False] * (10 - int(200 // MAX_COST))
 
 
 def test_time_spent_handling_refills_nothing() -> None:
@@ -204,39 +205,42 @@ class Clock:
         return self.t
 
 
-class SlowLink:
-    """A guest connection on which every message the host sends takes `cost` seconds."""
+class Link:
+    """A guest connection: records what the host sends."""
 
-    def __init__(self, clock: Clock, cost: float) -> None:
-        self.clock, self.cost = clock, cost
+    def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
         self.closed = False
 
     def send(self, text: str) -> None:
-        self.clock.t += self.cost
         self.sent.append(json.loads(text))
 
     def close(self) -> None:
         self.closed = True
 
 
-def message(seq: int, kind: str, **fields: Any) -> str:
-    return encode(envelope(seq, kind, None, **fields))
+def new_room(clock: Clock) -> FairHost:
+    host = FairHost.create("ABCDEF", Options(rounds=1), 0, "Ana", clock.t)
+    host.load(GROUP)
+    return host
 
 
 def test_a_guest_whose_messages_are_slow_to_handle_is_still_cut_off() -> None:
     clock = Clock()
-    host = OnlineHost("ABCDEF", Options(), 0, "Ana", 7, clock.t)
-    link = SlowLink(clock, 1.5 / RATE)  # each answer earns the old bucket 1.5 messages
+    host = new_room(clock)
+    link = Link()
     assert host.accept(link, {"token": TOKEN}, clock.t) is None
-    flood = [message(1, "hello", name="Ben", app="0.1.0")]
-    flood += [message(seq, "ping") for seq in range(2, 300)]
+    flood = [control.hello(APP_VERSION, "Ben", 0, 0)] + [control.ping()] * 3000
+    handled = 0
     for text in flood:  # all arrived at once: each is handed over when the last one is done
-        host.receive(link, text, clock.t, clock=clock)
-    answered = [m for m in link.sent if m["type"] != "error"]
-    assert len(answered) <= BURST + 2  # welcome and the first view, then pongs up to the burst
-    assert link.sent[-1]["type"] == "error" and "too many" in link.sent[-1]["message"]
-    assert link.closed and host.limit.dropped == CLOSE_AFTER_DROPS
+        if link.closed:
+            break
+        host.receive(link, text, 0.0, clock=clock)
+        clock.t += 1.5 / RATE  # each took the time the old bucket would refill 1.5 with
+        handled += 1
+    assert handled <= BURST + 1  # the hello, then pings up to the burst
+    assert link.sent[-1]["lc"] == "refused" and "too many" in link.sent[-1]["message"]
+    assert link.closed and host.limit.dropped == 1 and host.peer is not None
 
 
 # ---- the network layer, with PeerJS and the page stood in for ------------------------------
@@ -320,14 +324,14 @@ def net(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, Clock]]:
             delattr(online, "net")
 
 
-def room(net_module: Any, clock: Clock, conn: FakeConn) -> OnlineHost:
+def room(net_module: Any, clock: Clock, conn: FakeConn) -> FairHost:
     """A room on the stood-in broker whose next connection is `conn`, opened."""
     config: dict[str, Any] = {"peer": {}, "iceServers": []}
     hostnet = net_module.HostNet(config, "ABCDEF", True, lambda code: None, lambda: None)
-    hostnet.host = OnlineHost("ABCDEF", Options(), 0, "Ana", 7, clock.t)
+    hostnet.host = new_room(clock)
     hostnet._connection(conn)
     conn.handlers["open"]()
-    host: OnlineHost = hostnet.host
+    host: FairHost = hostnet.host
     return host
 
 
@@ -338,18 +342,27 @@ def test_the_host_reads_only_the_token_from_a_connections_metadata(net: Any) -> 
     assert host.token == TOKEN and conn.sent == []  # accepted, the rest never converted
     stranger = FakeConn(clock, HostileMetadata(["not", "a", "token"]), 0.0)
     room(net_module, clock, stranger)
-    assert [m["code"] for m in stranger.sent] == ["forbidden"]
+    assert [(m["lc"], m["code"]) for m in stranger.sent] == [("refused", "forbidden")]
 
 
 def test_the_network_layer_stamps_arrivals_and_charges_handling(net: Any) -> None:
     net_module, clock = net
-    conn = FakeConn(clock, Metadata(TOKEN), 1.5 / RATE)
+    conn = FakeConn(clock, Metadata(TOKEN), 0.0)
     host = room(net_module, clock, conn)
-    conn.handlers["data"](message(1, "hello", name="Ben", app="0.1.0"))
-    for seq in range(2, 300):  # queued: each is handed over when the last one is done
-        conn.handlers["data"](message(seq, "ping"))
-    assert len([m for m in conn.sent if m["type"] != "error"]) <= BURST + 2
-    assert host.limit.dropped == CLOSE_AFTER_DROPS
+    conn.handlers["data"](control.hello(APP_VERSION, "Ben", 0, 0))
+    assert [m.get("lc") for m in conn.sent[:1]] == ["welcome"]
+    take = host._take  # noqa: SLF001 - each message takes the page's clock a while
+
+    def slow(raw: str | bytes) -> None:
+        clock.t += 1.5 / RATE  # the time the old bucket would refill 1.5 messages with
+        take(raw)
+
+    host._take = slow  # type: ignore[method-assign]  # noqa: SLF001
+    for _ in range(3 * BURST):  # queued: each handed over when the last one is done
+        conn.handlers["data"](control.ping())
+    refused = [m for m in conn.sent if m.get("lc") == "refused"]
+    assert len(refused) == 1 and "too many" in refused[0]["message"]
+    assert host.limit.dropped == 1 and host.peer is not None
 
 
 # ---- reading the token ---------------------------------------------------------------------

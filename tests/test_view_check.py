@@ -1,5 +1,5 @@
 """lostcities.viewcheck: every real view passes; a view that is not one is refused, one test per
-kind of fault; the online guest checks the views its host sends and keeps its own on refusal."""
+kind of fault (a program on the command-line protocol checks what it is sent with it)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 
-from lostcities import Options, new_match, view
+from lostcities import Options
 from lostcities.viewcheck import MAX_POINTS, ViewError, check_match_end, check_view
 from real_views import ALL_OPTIONS, playout_views
-from webui.seats.remote_guest import OnlineGuest
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 ALL_ON = Options(rounds=2, sixth_colour=True, jobs=True, skills=True, objectives=True,
@@ -233,66 +232,3 @@ def test_a_match_end_message_must_agree_with_its_view(final: View, busy: View) -
         check_match_end(final, winner, [totals[0] + 1, totals[1]])
     with pytest.raises(ViewError, match="phase must be match-end"):
         check_match_end(busy, busy["winner"], busy["totals"])
-
-
-# ---- the online guest --------------------------------------------------------------------
-
-
-class Host:
-    """A scripted host: numbers its messages and delivers them to the guest."""
-
-    def __init__(self, guest: OnlineGuest) -> None:
-        self.guest, self.seq = guest, 0
-        guest.opened(lambda text: None, 0.0)
-        self.send("welcome", protocol=1, app=guest_app(), seat=1, match=True)
-
-    def send(self, kind: str, **fields: Any) -> None:
-        self.seq += 1
-        self.guest.receive(json.dumps({"v": 1, "seq": self.seq, "type": kind, **fields}), 0.0)
-
-
-def guest_app() -> str:
-    from lostcities.protocol import APP_VERSION
-    return APP_VERSION
-
-
-def guest_view(seed: int = 1) -> View:
-    return wire(view(new_match(Options(), seed=seed, names=("Ana", "Ben")), 1))
-
-
-def test_the_guest_refuses_a_hostile_view_and_keeps_its_own() -> None:
-    guest = OnlineGuest("ABCDEF", "t" * 32, "Ben", 0.0)
-    host = Host(guest)
-    good = guest_view()
-    host.send("view", view=good)
-    assert guest.has_match and guest.view() == good and guest.error is None
-    kept = copy.deepcopy(good)
-    bad = copy.deepcopy(good)
-    bad["totals"] = [HOSTILE, 0]
-    host.send("view", view=bad)
-    assert guest.view() == kept
-    assert guest.error is not None and "not valid" in guest.error and "totals[0]" in guest.error
-    host.send("view", view=guest_view(2))
-    assert guest.view() == guest_view(2) and guest.error is None
-
-
-def test_a_hostile_first_view_starts_no_match() -> None:
-    guest = OnlineGuest("ABCDEF", "t" * 32, "Ben", 0.0)
-    host = Host(guest)
-    bad = guest_view()
-    bad["names"][0] = HOSTILE + "x" * 40
-    host.send("view", view=bad)
-    assert not guest.has_match and guest.error is not None and "names[0]" in guest.error
-
-
-def test_the_guest_checks_a_match_end_message() -> None:
-    guest = OnlineGuest("ABCDEF", "t" * 32, "Ben", 0.0)
-    host = Host(guest)
-    final = playout(Options(rounds=1), 5, lambda v: v["phase"] == "match-end" and v["player"] == 1)
-    host.send("view", view=guest_view())
-    kept = guest.view()
-    wrong = [final["totals"][0] + 1, final["totals"][1]]
-    host.send("match-end", view=final, winner=final["winner"], totals=wrong)
-    assert guest.view() == kept and guest.error is not None and "totals" in guest.error
-    host.send("match-end", view=final, winner=final["winner"], totals=final["totals"])
-    assert guest.view() == final and guest.error is None

@@ -3,7 +3,7 @@
 `MemoryPage` stands in for webui/page.py (the controller's `Display`): it keeps the frames the
 controller shows, runs what waits for a paint when the test paints, and holds the setup form's
 values. `MemoryStorage` stands in for localStorage. The seats, the engine and the screens are
-the real ones; an online host plays a real guest over an in-memory wire.
+the real ones; an online host plays a real guest over an in-memory connection (fairseats.py).
 """
 
 from __future__ import annotations
@@ -16,15 +16,16 @@ from typing import Any
 import pytest
 
 import lostcities
+from fairseats import GROUP, TOKEN, Connection, Store
 from webui.controller import MatchController
 from webui.frame import Frame
+from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.online.screens import sync_mark
 from webui.seats import MATCH_KEY, Seat, View
 from webui.seats.computer import BotMatch
 from webui.seats.local import LocalMatch
-from webui.seats.remote_guest import OnlineGuest
-from webui.seats.remote_host import OnlineHost
+from webui.seats.fair import FairGuest, FairHost
 from webui.session import Session
 
 FORM = {"name1": "Ana", "name2": "Ben", "rounds": "1", "starts": "0", "mode": "local",
@@ -423,24 +424,6 @@ class Net:
         self.ticks += 1
 
 
-class Wire:
-    """One connection between a host and a guest in memory, delivering at once."""
-
-    def __init__(self, host: OnlineHost, guest: OnlineGuest) -> None:
-        self.host, self.guest, self.open = host, guest, True
-
-    def send(self, text: str) -> None:
-        if self.open:
-            self.guest.receive(text, 0.0)
-
-    def close(self) -> None:
-        self.open = False
-
-    def connect(self) -> None:
-        assert self.host.accept(self, {"token": self.guest.token}, 0.0) is None
-        self.guest.opened(lambda text: self.host.receive(self, text, 0.0), 0.0)
-
-
 def test_an_online_match_goes_through_the_same_paths() -> None:
     """The host's page: the seat waits, the guest's moves are shown and saved after the
     paint under the room's key, the badge follows the connection, leaving asks first, tells
@@ -451,7 +434,9 @@ def test_an_online_match_goes_through_the_same_paths() -> None:
     controller = booted(storage)
     page = page_of(controller)
     assert page.shown.screen == "turn" or page.shown.screen == "handoff"
-    host = OnlineHost("ABCDEF", lostcities.Options(rounds=1), 1, "Ana", 7, 0.0)
+    host = FairHost.create("ABCDEF", lostcities.Options(rounds=1), 1, "Ana", 0.0)
+    host.load(GROUP)
+    host.set_store(storage)
     net = Net()
     host.attach(net)
     controller.play(host)
@@ -459,18 +444,27 @@ def test_an_online_match_goes_through_the_same_paths() -> None:
     assert page.shown.screen == "setup"  # no plugged screen shows the waiting room here
     page.paint()
     assert json.loads(storage.items[HOST_KEY])["code"] == "ABCDEF"
-    guest = OnlineGuest("ABCDEF", "T" * 20, "Ben", 0.0)
-    wire = Wire(host, guest)
-    wire.connect()
+    guest = FairGuest("ABCDEF", TOKEN, "Ben", 0.0)
+    guest.load(GROUP)
+    guest.set_store(Store())
+    conn = Connection(host, guest)
+    conn.deliver()
     assert page.shown.screen == "turn" and 'data-connection="connected"' in page.shown.doc
     assert guest.view()["to_act"] == 1
     page.paint()
+
+    def heard() -> int:
+        transcript = json.loads(storage.items[HOST_KEY])["peer"]["transcript"]
+        return sum(entry["dir"] == "in" for entry in transcript)
+
+    before = heard()
     move = first_legal(guest.view())
     assert guest.submit(move) is None  # the guest's move, heard on the host's page
+    conn.deliver()
     assert f'data-sync="{sync_mark(host.view())}"' in page.shown.doc
-    assert json.loads(storage.items[HOST_KEY])["match"]["state"]["phase"] == "play"  # unpainted
+    assert heard() == before  # saved once painted
     page.paint()
-    assert json.loads(storage.items[HOST_KEY])["match"]["state"]["phase"] == "draw"
+    assert heard() == before + 1
     page.now = 30.0  # the guest falls silent: the badge says so on the next tick
     for tick in page.every:
         tick()
@@ -478,6 +472,7 @@ def test_an_online_match_goes_through_the_same_paths() -> None:
     controller.click("leave-room", {})
     assert 'data-action="stay"' in page.shown.doc and controller.session is not None
     controller.click("leave-room", {})
+    conn.deliver()
     assert guest.host_away == "left" and net.closed == [0.5]
     assert HOST_KEY not in storage.items
     assert isinstance(controller.session.seat, LocalMatch)  # type: ignore[union-attr]
@@ -487,7 +482,7 @@ def test_an_online_match_goes_through_the_same_paths() -> None:
 def test_a_guest_refused_by_the_host_forgets_its_seat_at_once() -> None:
     storage = MemoryStorage()
     controller = booted(storage)
-    guest = OnlineGuest("ABCDEF", "T" * 20, "Ben", 0.0)
+    guest = FairGuest("ABCDEF", TOKEN, "Ben", 0.0)
     net = Net()
     guest.attach(net)
     controller.play(guest)
@@ -497,8 +492,7 @@ def test_a_guest_refused_by_the_host_forgets_its_seat_at_once() -> None:
         page_of(controller).every[0]()
     assert net.ticks == 3  # the transport's heartbeat, once a second
     guest.opened(lambda text: None, 0.0)
-    guest.receive(json.dumps({"v": 1, "seq": 1, "type": "error", "ref_seq": None,
-                              "code": "forbidden", "message": "room ABCDEF has a guest"}), 0.0)
+    guest.receive(control.refused("forbidden", "room ABCDEF already has a guest"), 0.0)
     assert guest.refused and GUEST_KEY not in storage.items  # at once, not after a paint
     page_of(controller).paint()
     assert GUEST_KEY not in storage.items
@@ -511,6 +505,6 @@ def test_every_seat_says_its_mode(mode: str) -> None:
     seats: dict[str, Seat] = {
         "pass-and-play": LocalMatch.new(lostcities.Options(), 1, 0, ("A", "B")),
         "computer": BotMatch.new(lostcities.Options(), 1, 0, ("A", "B"), "easy"),
-        "online": OnlineGuest("ABCDEF", "T" * 20, "Ben", 0.0),
+        "online": FairGuest("ABCDEF", TOKEN, "Ben", 0.0),
     }
     assert seats[mode].mode == mode

@@ -11,10 +11,11 @@ import json
 
 import pytest
 
+from fairseats import ALL, GROUP, Pair
+
 from lostcities import Options
+from webui.seats.fair import FairGuest, FairHost
 from webui.seats.local import LocalMatch
-from webui.seats.remote_guest import OnlineGuest
-from webui.seats.remote_host import OnlineHost
 from webui.session import MAX_SAVE_BYTES, MAX_SAVE_DEPTH, Session, parse_save
 
 DEEP = "[" * 6000 + "]" * 6000
@@ -43,8 +44,11 @@ def test_real_saves_still_load() -> None:
     session = Session(LocalMatch.new(Options(rounds=5, jobs=True, skills=True,
                                              objectives=True, mixups=True), 3, 0, ("A", "B")))
     assert Session.from_save_text(session.save_text()).view() == session.view()
-    host = OnlineHost("ABCDEF", Options(), 0, "Ana", 7, 0.0)
-    doc = parse_save(json.dumps(host.to_json()))
-    assert OnlineHost.from_json(doc, 0.0).to_json() == host.to_json()
-    guest = OnlineGuest("ABCDEF", "T" * 20, "Ben", 0.0)
-    assert OnlineGuest.from_json(parse_save(json.dumps(guest.to_json())), 0.0).token == "T" * 20
+    pair = Pair(ALL, first=None, seed=9)
+    pair.play(30)
+    for seat, cls in ((pair.host, FairHost), (pair.guest, FairGuest)):
+        text = json.dumps(seat.to_json())
+        assert len(text) < MAX_SAVE_BYTES // 4
+        again = cls.from_json(parse_save(text), 0.0)
+        again.load(GROUP)
+        assert again.to_json() == seat.to_json() and again.view() == seat.view()

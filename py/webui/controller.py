@@ -503,7 +503,8 @@ class MatchController:
             return name, doc
         self._shown_state = remote.state
         bar = status_bar(lang, remote.state, remote.opponent, remote.code, sync_mark(view),
-                         remote.error, remote.reload, self.confirm, remote.host_away)
+                         remote.error, remote.reload, self.confirm, remote.host_away,
+                         remote.waiting)
         return name, region("online-bar", el("div", bar, class_="online-bar")) + doc
 
     def _banners(self, screen: str, asking: bool) -> Markup:

@@ -1,9 +1,10 @@
-"""Online play by room code: the host's page runs the match, the guest's page sends moves.
+"""Online play by room code: two pages play a fair match, peer to peer.
 
-The seats of an online match are webui/seats/remote_host.py (`OnlineHost`) and
-remote_guest.py (`OnlineGuest`). Here, browser-free (importable natively, tested with pytest):
-`codes` (room codes and join links), `liveness` (heartbeat and connection state), `peermeta`
-(the token a connecting peer sends), `screens` (lobby, waiting room, connection badge). Pyodide
-only: `net` (PeerJS: the seats' transports) and `lobby` (the lobby and waiting room, a screen
-plugged into the controller).
+The seats of an online match are webui/seats/fair.py (`FairHost`, `FairGuest`: a
+`lostcities.fair.FairPeer` each). Here, browser-free (importable natively, tested with pytest):
+`codes` (room codes and join links), `control` (the pages' hello, welcome, heartbeat and
+refusals), `liveness` (heartbeat, connection state, flood budget), `peermeta` (the token a
+connecting peer sends), `screens` (lobby, waiting room, connection badge). Pyodide only: `net`
+(PeerJS: the seats' transports), `sodium_group` (libsodium's group for the fair protocol) and
+`lobby` (the lobby and waiting room, a screen plugged into the controller).
 """

@@ -1,18 +1,19 @@
 """The app-level heartbeat: PeerJS never reports a peer whose tab vanished, so we listen.
 
-The guest sends a ``ping`` every `PING_EVERY` seconds and the host answers ``pong``; each side
-notes when it last heard the other. `connection_state` turns that into what both screens show.
+Each page sends a ``ping`` every `PING_EVERY` seconds on a connection where both have greeted
+(webui/online/control.py); each notes when it last heard the other. `connection_state` turns
+that into what both screens show. And each page charges what the other sends to a budget
+(`RateLimit`): a flood cuts the connection.
 """
 
 from __future__ import annotations
 
 from typing import Final, Literal
 
-from lostcities.fair.wire import MAX_MESSAGE_CHARS as MAX_FAIR_CHARS
-from lostcities.protocol import MAX_MESSAGE_BYTES
+from lostcities.fair.wire import MAX_MESSAGE_CHARS
 
 PING_EVERY: Final = 2.0
-"""Seconds between the guest's pings."""
+"""Seconds between a page's pings."""
 
 QUIET_AFTER: Final = 4.5
 """Seconds of silence (two missed pings) after which an open connection is in doubt."""
@@ -67,57 +68,42 @@ class Liveness:
         return connection_state(self.is_open, now - self.last_heard)
 
 
-RATE: Final = 10.0
-"""Tokens a second a guest's budget regains while the host is idle (a message costs one or
-more: the guest pings every 2 s and moves by clicks)."""
+RATE: Final = 32.0
+"""Tokens a second a connection's budget regains while the page is idle (a token per KB: a
+page pings every 2 s, and sends a few messages of at most a few KB for each move)."""
 
-BURST: Final = 20
-"""Tokens a guest may spend at once (a reconnect's hello and the moves right after)."""
+BURST: Final = 256
+"""Tokens the other page may spend at once: a round's shuffles, or what it resends after a
+reconnection."""
 
 BYTES_PER_TOKEN: Final = 1024
 """A message costs one token per this many bytes, at least one: parsing work grows with size."""
 
-MAX_COST: Final = MAX_MESSAGE_BYTES / BYTES_PER_TOKEN
-"""The most one message costs: anything larger is refused by its size, before any parsing."""
-
-CLOSE_AFTER_DROPS: Final = 40
-"""Messages dropped over the rate after which the host closes the connection (a flood)."""
+MAX_COST: Final = MAX_MESSAGE_CHARS / BYTES_PER_TOKEN
+"""The most one message costs: anything larger is refused by its size, before any parsing
+(`lostcities.fair.wire.parse`)."""
 
 
-LINK_RATE: Final = 32.0
-"""Tokens a second a fair match's connection regains (a token per KB: a page pings every 2 s,
-and sends a few messages of at most a few KB for each move)."""
-
-LINK_BURST: Final = 256
-"""Tokens a fair match's connection may spend at once: a round's shuffles, or what a page
-resends after a reconnection."""
-
-LINK_MAX_COST: Final = MAX_FAIR_CHARS / BYTES_PER_TOKEN
-"""The most one message of a fair match costs (a longer one is refused unread)."""
-
-
-def message_cost(size: int, max_cost: float = MAX_COST) -> float:
+def message_cost(size: int) -> float:
     """The tokens a message of `size` bytes (or characters) costs: 1 up to BYTES_PER_TOKEN,
-    then in proportion, up to `max_cost`."""
-    return min(max_cost, max(1.0, size / BYTES_PER_TOKEN))
+    then in proportion, up to MAX_COST."""
+    return min(MAX_COST, max(1.0, size / BYTES_PER_TOKEN))
 
 
 class RateLimit:
     """A token bucket: `burst` tokens at once, regained at `rate` a second; counts its drops.
 
-    Time spent handling the guest's messages regains nothing. In the page, messages that
-    arrive while the host is busy are delivered one after another once it is free, each
-    stamped with that later time; a bucket that refilled by those stamps would give a guest
-    whose messages are slow to handle the budget for more of them. So the bucket only counts
-    the host's time between handling one message (`handled`) and the next arrival (`allow`),
-    and each message costs tokens in proportion to its size (`message_cost`).
+    Time spent handling the other page's messages regains nothing. In the page, messages that
+    arrive while it is busy are delivered one after another once it is free, each stamped
+    with that later time; a bucket that refilled by those stamps would give a peer whose
+    messages are slow to handle the budget for more of them. So the bucket only counts the
+    page's time between handling one message (`handled`) and the next arrival (`allow`), and
+    each message costs tokens in proportion to its size (`message_cost`).
     """
 
-    def __init__(self, now: float, rate: float = RATE, burst: int = BURST,
-                 max_cost: float = MAX_COST) -> None:
+    def __init__(self, now: float, rate: float = RATE, burst: int = BURST) -> None:
         self.rate = rate
         self.burst = burst
-        self.max_cost = max_cost
         self.tokens = float(burst)
         self.dropped = 0
         """Messages refused so far on this connection."""
@@ -129,7 +115,7 @@ class RateLimit:
         counted as dropped)."""
         self.tokens = min(float(self.burst), self.tokens + max(0.0, now - self._at) * self.rate)
         self._at = max(self._at, now)
-        cost = message_cost(size, self.max_cost)
+        cost = message_cost(size)
         if self.tokens >= cost:
             self.tokens -= cost
             return True
@@ -140,7 +126,3 @@ class RateLimit:
         """The message allowed last was handled by `now`: the time it took regains nothing."""
         self._at = max(self._at, now)
 
-
-def link_limit(now: float) -> RateLimit:
-    """The budget of a fair match's connection from `now`."""
-    return RateLimit(now, LINK_RATE, LINK_BURST, LINK_MAX_COST)

@@ -7,6 +7,11 @@ controller with its transport attached (webui/online/net.py), and shows the wait
 the seat waits for its match; the controller plays the match, saves it, keeps the connection
 alive and hangs it up. At boot the lobby takes back a join link (``?room=CODE``), a saved room
 or a saved seat: reopening the page, or joining the same code again, takes the seat back.
+
+The seats play a fair match (webui/seats/fair.py) with libsodium's group
+(`JsSodiumGroup`), loaded with the online libraries: a seat is handed its group (and a saved
+one replays its match) before its transport is attached. A saved match that does not replay
+is set aside (webui/setaside.py) and the lobby says why.
 """
 
 from __future__ import annotations
@@ -33,14 +38,14 @@ from webui.online.codes import (
 )
 from webui.online.net import GuestNet, HostNet, now
 from webui.online.screens import qr_svg, render_guest_waiting, render_host_waiting, render_lobby
+from webui.online.sodium_group import JsSodiumGroup
 from webui.page import Page
-from webui.seats.remote_guest import OnlineGuest
-from webui.seats.remote_host import OnlineHost, new_token
+from webui.seats.fair import FairGuest, FairHost, FairSeat, new_token
 from webui.session import parse_save
 from webui.setaside import set_aside
 from webui.setup import NAME_MAX, Setup, parse_setup
 
-Saved = TypeVar("Saved", OnlineHost, OnlineGuest)
+Saved = TypeVar("Saved", FairHost, FairGuest)
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
@@ -53,16 +58,6 @@ def qr_matrix(text: str) -> list[list[bool]]:
     qr.make()
     size = int(qr.getModuleCount())
     return [[bool(qr.isDark(r, c)) for c in range(size)] for r in range(size)]
-
-
-def _clean_names(saved: Saved) -> Saved:
-    """A resumed room or seat with its player's name cleaned (a save written before names
-    were: the peer's check would refuse it); one left empty becomes the default."""
-    if isinstance(saved, OnlineHost):
-        saved.host_name = clean_name(saved.host_name) or "Host"
-    else:
-        saved.name = clean_name(saved.name) or "Guest"
-    return saved
 
 
 def _same_code(raw: str, code: str) -> bool:
@@ -81,7 +76,7 @@ class OnlineLobby:
         self.page = page
         self.phase = "off"
         self.setup: Setup | None = None
-        self.seat: OnlineHost | OnlineGuest | None = None
+        self.seat: FairHost | FairGuest | None = None
         """The seat this lobby handed to the controller last."""
         self.lobby_code = ""
         self.lobby_name = ""
@@ -115,9 +110,9 @@ class OnlineLobby:
             self._join(self._field("room-code"), self._field("guest-name"))
         elif action == "leave-room" and self.phase != "off":
             self.close()
-        elif action == "share-room" and isinstance(waiting, OnlineHost):
+        elif action == "share-room" and isinstance(waiting, FairHost):
             self._share(waiting)
-        elif action == "copy-link" and isinstance(waiting, OnlineHost):
+        elif action == "copy-link" and isinstance(waiting, FairHost):
             js.navigator.clipboard.writeText(join_link(str(js.location.href), waiting.code))
             self.notice = "copied"
         else:
@@ -139,9 +134,9 @@ class OnlineLobby:
             return "waiting", render_host_waiting(lang, None, None, EMPTY, False,
                                                   self._opening_notice(lang))
         waiting = self._waiting()
-        if isinstance(waiting, OnlineHost):
+        if isinstance(waiting, FairHost):
             return "waiting", self._host_waiting(lang, waiting)
-        if isinstance(waiting, OnlineGuest):
+        if isinstance(waiting, FairGuest):
             return "waiting", self._guest_waiting(lang, waiting)
         return None
 
@@ -168,7 +163,7 @@ class OnlineLobby:
         (`local_match`), take back a saved room (host) or seat (guest). False if none."""
         link_code = code_from_query(str(js.location.search))
         if link_code is not None:
-            guest = self._saved(GUEST_KEY, OnlineGuest.from_json)
+            guest = self._saved(GUEST_KEY, FairGuest.from_json)
             if guest is not None and _same_code(link_code, guest.code):
                 self._start_guest(guest)
             else:
@@ -176,11 +171,11 @@ class OnlineLobby:
             return True
         if local_match:
             return False
-        host = self._saved(HOST_KEY, OnlineHost.from_json)
+        host = self._saved(HOST_KEY, FairHost.from_json)
         if host is not None:
             self._start_host(host)
             return True
-        guest = self._saved(GUEST_KEY, OnlineGuest.from_json)
+        guest = self._saved(GUEST_KEY, FairGuest.from_json)
         if guest is not None:
             self._start_guest(guest)
             return True
@@ -197,7 +192,7 @@ class OnlineLobby:
         if not isinstance(text, str):  # JavaScript's null is not None
             return None
         try:
-            return _clean_names(restore(parse_save(text), now()))
+            return restore(parse_save(text), now())
         except ValueError as exc:
             set_aside(storage, key, text, self.page.stamp(), self.page.log)
             self.set_aside = str(exc)
@@ -218,15 +213,17 @@ class OnlineLobby:
         def room_open(code: str) -> None:
             net, self._opening = self._opening, None
             if net is not None:
-                self._start_host(OnlineHost.create(code, options, first, name, now()), net)
+                host = FairHost.create(code, options, first, name, now())
+                host.load(JsSodiumGroup())
+                self._start_host(host, net)
 
         self._opening = HostNet(config, new_code(), True, room_open, self.controller.render)
         self.controller.render()
 
-    def _start_host(self, host: OnlineHost, net: HostNet | None = None) -> None:
+    def _start_host(self, host: FairHost, net: HostNet | None = None) -> None:
         """Hand the room to the controller: on `net` just opened, or on one opened again."""
         self.phase, self.seat, self.set_aside, self.notice = "off", host, None, None
-        host.set_on_warn(js.console.warn)
+        self._prepare(host)
         self.controller.storage.removeItem(GUEST_KEY)
         self.controller.play(host)
         if net is None:
@@ -236,17 +233,20 @@ class OnlineLobby:
             host.attach(net)
         self.controller.render()
 
-    async def _reopen_room(self, host: OnlineHost) -> None:
+    async def _reopen_room(self, host: FairHost) -> None:
         config = await self._get_config()
-        if config is not None and await self._libraries() and self._current(host):
+        if config is not None and await self._libraries() and self._current(host) \
+                and self._load(host):
             net = HostNet(config, host.code, False, lambda _code: None, self.controller.render)
             net.host = host
             host.attach(net)
 
-    def _host_waiting(self, lang: str, host: OnlineHost) -> Markup:
+    def _host_waiting(self, lang: str, host: FairHost) -> Markup:
         notice = None
         status = host.transport.status if host.transport is not None else None
-        if status is not None:
+        if host.problem():  # e.g. the match stopped before its first deal
+            notice = host.problem()
+        elif status is not None:
             notice = self._net_notice(lang, status)
         elif self.notice == "copied":
             notice = t(lang, "waiting.copied")
@@ -264,7 +264,7 @@ class OnlineLobby:
             return self._net_notice(lang, net.status)
         return self.error
 
-    def _share(self, host: OnlineHost) -> None:
+    def _share(self, host: FairHost) -> None:
         link = join_link(str(js.location.href), host.code)
         data = js.Object.fromEntries([["title", "Lost Cities"], ["url", link],
                                       ["text", f"Lost Cities: room {host.code}"]])
@@ -281,25 +281,29 @@ class OnlineLobby:
             self.error = t(self.controller.lang, "lobby.badcode", reason=str(exc))
             return
         name = clean_name(raw_name, NAME_MAX) or t(self.controller.lang, "lobby.name.default")
-        saved = self._saved(GUEST_KEY, OnlineGuest.from_json)
-        # joining the same room again: take back the same seat
-        token = saved.token if saved is not None and saved.code == code else new_token()
-        self._start_guest(OnlineGuest(code, token, name, now()))
+        saved = self._saved(GUEST_KEY, FairGuest.from_json)
+        # joining the same room again: take back the same seat (and its match)
+        if saved is not None and saved.code == code:
+            self._start_guest(saved)
+            return
+        self._start_guest(FairGuest(code, new_token(), name, now()))
 
-    def _start_guest(self, guest: OnlineGuest) -> None:
+    def _start_guest(self, guest: FairGuest) -> None:
         """Hand the seat to the controller, and dial its room."""
         self.phase, self.seat, self.error, self.set_aside = "off", guest, None, None
+        self._prepare(guest)
         self.controller.storage.removeItem(HOST_KEY)
         self.controller.play(guest)
         self._spawn(self._dial(guest))
 
-    async def _dial(self, guest: OnlineGuest) -> None:
+    async def _dial(self, guest: FairGuest) -> None:
         config = await self._get_config()
-        if config is not None and await self._libraries() and self._current(guest):
+        if config is not None and await self._libraries() and self._current(guest) \
+                and self._load(guest):
             guest.attach(GuestNet(config, guest, self.controller.render))
         self.controller.render()
 
-    def _guest_waiting(self, lang: str, guest: OnlineGuest) -> Markup:
+    def _guest_waiting(self, lang: str, guest: FairGuest) -> Markup:
         notice = None
         status = guest.transport.status if guest.transport is not None else None
         if guest.refused or guest.reload_needed:
@@ -308,16 +312,42 @@ class OnlineLobby:
             notice = self._net_notice(lang, status, guest.code)
         elif self.error is not None:  # e.g. PeerJS could not be loaded (see _libraries)
             notice = self.error
-        return render_guest_waiting(lang, guest.code, notice, guest.error)
+        return render_guest_waiting(lang, guest.code, notice, guest.problem())
 
     # ---- the seat handed over ----------------------------------------------------------------
 
-    def _current(self, seat: OnlineHost | OnlineGuest) -> bool:
+    def _prepare(self, seat: FairSeat) -> None:
+        """What a seat needs of the page: its storage (saved before sending) and the log."""
+        seat.set_on_warn(js.console.warn)
+        seat.set_store(self.controller.storage)
+
+    def _load(self, seat: FairSeat) -> bool:
+        """Give `seat` the page's group (libsodium, loaded with the online libraries); a saved
+        match replays. False, with its save set aside and the lobby saying why, if it does
+        not."""
+        if seat.loaded:
+            return True
+        try:
+            seat.load(JsSodiumGroup())
+        except ValueError as exc:  # CorruptSave: the saved match does not replay
+            storage = self.controller.storage
+            text = storage.getItem(seat.save_key)
+            if isinstance(text, str):
+                set_aside(storage, seat.save_key, text, self.page.stamp(), self.page.log)
+            self.controller.end_match()
+            self.set_aside = str(exc)
+            self.open_lobby(None)
+            self.controller.render()
+            return False
+        self.controller.render()
+        return True
+
+    def _current(self, seat: FairSeat) -> bool:
         """Whether `seat` is still the controller's (the player may have left meanwhile)."""
         session = self.controller.session
         return session is not None and session.seat is seat
 
-    def _waiting(self) -> OnlineHost | OnlineGuest | None:
+    def _waiting(self) -> FairHost | FairGuest | None:
         """The seat handed over, while it is the controller's and waits for its match."""
         seat = self.seat
         return seat if seat is not None and self._current(seat) and not seat.has_match else None

@@ -2,12 +2,14 @@
 
 `HostNet` registers the room's peer id on the broker (a fresh code when a new room's code is
 taken; retries when resuming, since the broker may still hold the old socket for a moment) and
-hands each incoming data connection to `OnlineHost`. `GuestNet` dials the room with its secret
-token in the connection's metadata and keeps redialling when the channel closes or falls silent
-(PeerJS never reports a vanished tab: the heartbeat in `liveness` does).
+hands each incoming data connection to `FairHost`. `GuestNet` dials the room with its secret
+token in the connection's metadata and keeps redialling when the channel closes, falls silent
+(PeerJS never reports a vanished tab: the heartbeat in `liveness` does) or floods
+(webui/seats/fair.py).
 
 Every callback given to PeerJS is wrapped in `create_proxy` (architecture.md). Messages travel
-as raw JSON text (``serialization: "raw"``): the host sizes and parses them itself.
+as raw JSON text (``serialization: "raw"``): each seat sizes and parses them itself, and
+charges them to the connection's budget as they arrive.
 """
 
 from __future__ import annotations
@@ -23,8 +25,7 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
 from webui.online.codes import new_code, peer_id
 from webui.online.liveness import LOST_AFTER, PING_EVERY
 from webui.online.peermeta import token_of
-from webui.seats.remote_guest import OnlineGuest
-from webui.seats.remote_host import OnlineHost
+from webui.seats.fair import FairGuest, FairHost
 
 DIAL_TIMEOUT = 6.0
 """Seconds a guest waits for a dialled channel to open before trying again."""
@@ -112,7 +113,7 @@ class HostNet:
         self.status: str | None = None
         """None, "taken" (new code tried), "held" (resuming: retrying) or "broker"."""
         self.registered = False
-        self.host: OnlineHost | None = None
+        self.host: FairHost | None = None
         self._on_room = on_room
         self._on_change = on_change
         self._callbacks = Callbacks()
@@ -210,7 +211,7 @@ class GuestNet:
     `status`: None, "noroom" (the broker knows no such room yet) or "broker" (unreachable).
     """
 
-    def __init__(self, config: dict[str, Any], guest: OnlineGuest,
+    def __init__(self, config: dict[str, Any], guest: FairGuest,
                  on_change: Callable[[], None]) -> None:
         self.config = config
         self.guest = guest
@@ -249,11 +250,13 @@ class GuestNet:
 
         def data(payload: Any) -> None:
             if conn is self._conn and not self._closed:
-                self.guest.receive(payload if isinstance(payload, str) else to_text(payload),
-                                   now())
+                arrived = now()  # when it came, before any work on it (liveness.RateLimit)
                 guest = self.guest
+                guest.receive(to_text(payload), arrived, clock=now)
                 if guest.refused or guest.reload_needed or guest.host_away == "left":
                     self._callbacks.later(0, self.close)  # no point in redialling
+                elif guest.drop_link:
+                    self._callbacks.later(0, self._drop_current)  # a flood: dial again
 
         conn.on("open", cb(opened))
         conn.on("data", cb(data))

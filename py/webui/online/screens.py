@@ -128,10 +128,12 @@ def sync_mark(view: dict[str, object]) -> str:
 
 def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str = "",
                error: str | None = None, reload: str | None = None,
-               confirm_leave: bool = False, host_away: str | None = None) -> Markup:
+               confirm_leave: bool = False, host_away: str | None = None,
+               waiting: bool = False) -> Markup:
     """The connection badge over the table: ``data-connection`` is the opponent's state,
-    ``data-sync`` the `sync_mark` of the view shown; for a guest whose host is gone,
-    ``data-host-away`` says how (``closed``: the host's game is closed, ``left``: for good)."""
+    ``data-sync`` the `sync_mark` of the view shown, ``data-waiting`` is there while the match
+    waits on the other page's messages; for a guest whose host is gone, ``data-host-away``
+    says how (``closed``: the host's game is closed, ``left``: for good)."""
     name = opponent or t(lang, "status.opponent")
     key = f"status.host.{host_away}" if host_away else f"status.{state}"
     parts = [el(
@@ -139,7 +141,7 @@ def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str
         el("span", t(lang, "status.room", code=code), class_="online-room"),
         button("leave-room", t(lang, "status.leave"), css="btn small"),
         class_=f"online-status {state}", data_connection=state, data_sync=sync,
-        data_host_away=host_away, role="status")]
+        data_host_away=host_away, data_waiting="true" if waiting else None, role="status")]
     if confirm_leave:
         parts.append(el(
             "div", el("p", t(lang, "status.leave.confirm"), id="leave-q"),

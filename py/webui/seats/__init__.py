@@ -8,9 +8,10 @@ between matches is behind the seat:
 - `local.LocalMatch`: both players at this device (pass and play);
 - `computer.BotMatch`: the other player is the computer, which thinks on this device
   (`to_think`, `think`, `play_thought`);
-- `remote_host.OnlineHost` and `remote_guest.OnlineGuest`: the other player is on another
-  page; the transport (PeerJS, webui/online/net.py) is attached to the seat, which says how
-  the connection is (`remote`), keeps it alive (`tick`) and hangs it up (`hang_up`, `leave`).
+- `fair.FairHost` and `fair.FairGuest`: the other player is on another page, and the two
+  pages play a fair match (neither holds the other's cards); the transport (PeerJS,
+  webui/online/net.py) is attached to the seat, which says how the connection is (`remote`),
+  keeps it alive (`tick`) and hangs it up (`hang_up`, `leave`).
 
 Browser-free, like every seat: nothing here touches the page.
 """
@@ -64,6 +65,8 @@ class Remote(NamedTuple):
     """Set when this page must reload (the other page runs another version)."""
     host_away: str | None = None
     """For a guest whose host is gone: ``closed`` (for now) or ``left`` (for good)."""
+    waiting: bool = False
+    """Whether the match waits on the other page's messages (a shuffle, a key on its way)."""
 
 
 class Seat:

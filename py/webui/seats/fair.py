@@ -38,7 +38,7 @@ from lostcities.protocol import APP_VERSION, FORBIDDEN, NO_MATCH, VERSION_MISMAT
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY, normalize_code
 from webui.online.control import Control, ControlError, MatchSetup, check_name
-from webui.online.liveness import PING_EVERY, Liveness, State, link_limit
+from webui.online.liveness import PING_EVERY, Liveness, RateLimit, State
 from webui.seats import Move, Refusal, Remote, Seat, View, refusal_of, refused
 from webui.setaside import Storage
 
@@ -94,7 +94,7 @@ class FairSeat(Seat):
         """This page's player's name."""
         self.local_players = frozenset({self.seat})
         self.live = Liveness(now)
-        self.limit = link_limit(now)
+        self.limit = RateLimit(now)
         """The current connection's message budget (a fresh one per connection)."""
         self.transport: Transport | None = None
         self.setup: MatchSetup | None = None
@@ -190,6 +190,10 @@ class FairSeat(Seat):
         return (f"The match was stopped: {error.message} ({error.code}). The other page"
                 " sent something that fails the fair-play checks; your save keeps the"
                 " evidence.")
+
+    def waiting(self) -> bool:
+        """Whether the match waits on the other page's messages."""
+        return self.peer is not None and self.peer.waiting()
 
     def problem(self) -> str | None:
         """The notice to show: the stop, or the last problem with the other page."""
@@ -418,7 +422,7 @@ class FairHost(FairSeat):
         self.token = self.token or token
         self._link, self._send = link, None
         self.live.opened(now)
-        self.limit = link_limit(now)
+        self.limit = RateLimit(now)
         self._changed()
         return None
 
@@ -503,7 +507,7 @@ class FairHost(FairSeat):
     def remote(self, now: float) -> Remote:
         """The guest's connection, for the badge over the table."""
         return Remote(self.connection(now) or "reconnecting", self.guest_name, self.code,
-                      self.problem())
+                      self.problem(), waiting=self.waiting())
 
     def tick(self, now: float) -> None:
         """Once a second: the heartbeat."""
@@ -585,7 +589,7 @@ class FairGuest(FairSeat):
         self._dialled, self._send, self.drop_link = send, None, False
         self.host_away = None
         self.live.opened(now)
-        self.limit = link_limit(now)
+        self.limit = RateLimit(now)
         last = 0 if self.peer is None else self.peer.last_received
         send(control.hello(APP_VERSION, self.name, self.match_no, last))
         self._changed()
@@ -694,7 +698,7 @@ class FairGuest(FairSeat):
         """The host's connection, for the badge over the table."""
         opponent = None if self.setup is None else self.setup.names[HOST_SEAT]
         return Remote(self.connection(now), opponent, self.code, self.problem(),
-                      self.reload_needed, self.host_away)
+                      self.reload_needed, self.host_away, self.waiting())
 
     def match_on(self) -> bool:
         """Not once the host has left for good."""
