@@ -93,7 +93,6 @@ class Players:
         """Carry out a click (or a field's change) of these features; False for any other."""
         if action == "stats":
             self.screen, self.message = "stats", None
-            self._take_history_notice()
         elif action == "calculator":
             self.screen = "calculator"
         elif action == "replay":
@@ -238,6 +237,7 @@ class Players:
         kept = self.keeper.kept(seat)
         series = self.series_of(seat)
         record = self.keeper.record(seat)
+        self._take_history_notice()  # the history was read for it: anything set aside is said
         again = record is not None and isinstance(seat, (LocalMatch, BotMatch))
         buttons = join((
             button("play-again", t(lang, "matchend.again"), css="btn primary big")
