@@ -16,7 +16,18 @@ the protocol work (a move and everything it makes the other page and then this o
 50 ms), the time to resume from a save; and the cost of one multiplication, raw in JavaScript
 and through the Python bridge. Asserts nothing.
 
+With --online, the app's own online mode instead: two pages (two browser contexts) on the
+loopback broker, a room created on one and joined from the other, a whole match played by
+clicks (e2e/onlinekit.py's chooser) through the pages' real seats (webui/seats/fair.py). Each
+page's FairPeer is timed from inside its own interpreter (as bench_fair times it: the shuffle
+steps and the keys that deal, the audits apart), and each page counts what it sends. Prints
+per page and round the shuffle+deal and audit time, the bytes per round on the wire (fair
+messages, and the pages' control messages; against the host-authority wire measured before it
+was replaced), and the move latency: from the click to the moment both screens show the move
+(a draw from the deck waits for the other page's key), p50/p95 against the 50 ms budget.
+
     .venv/bin/python scripts/bench_fair_browser.py [--matches 2] [--plain] [--noble]
+    .venv/bin/python scripts/bench_fair_browser.py --online [--plain]
 """
 
 from __future__ import annotations
@@ -171,6 +182,11 @@ def _stat(pid: int) -> list[str]:
 
 def renderer_cpu_seconds() -> float:
     """CPU time (user + system) of this process's Chromium renderers so far (Linux /proc)."""
+    return sum(renderer_cpu().values())
+
+
+def renderer_cpu() -> dict[int, float]:
+    """CPU time (user + system) of each of this process's Chromium renderers so far."""
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -178,17 +194,17 @@ def renderer_cpu_seconds() -> float:
                 children.setdefault(int(_stat(int(entry.name))[1]), []).append(int(entry.name))
             except (OSError, ValueError, IndexError):
                 continue
-    todo, total, tick = [os.getpid()], 0.0, os.sysconf("SC_CLK_TCK")
+    todo, found, tick = [os.getpid()], {}, os.sysconf("SC_CLK_TCK")
     while todo:
         pid = todo.pop()
         todo += children.get(pid, [])
         try:
             if b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes():
                 fields = _stat(pid)
-                total += (int(fields[11]) + int(fields[12])) / tick
+                found[pid] = (int(fields[11]) + int(fields[12])) / tick
         except (OSError, ValueError, IndexError):
             continue
-    return total
+    return found
 
 
 def run(page: Page, code: str) -> Any:
@@ -226,17 +242,209 @@ def measure(page: Page, group: str, options: Options, matches: int) -> dict[str,
     return out
 
 
+# ---- --online: the app's two pages on the loopback broker ----------------------------------
+
+HOST_AUTHORITY_KB = 309.0
+"""The host-authority wire, a round of a plain 3-round match played by clicks (bench_online.py
+--rounds 3 at d59efb0, 2026-12-02, before the fair seats replaced it: docs/online.md)."""
+
+# Runs in each page's interpreter (through RUNNER): times every FairPeer call of the page's
+# seat as bench_fair.Bench._call does, by round: shuffle+deal apart from the audits.
+PAGE_TIMERS = '''
+import time
+from collections import defaultdict
+from lostcities.fair.peer import FairPeer
+from lostcities.fair.table import Table
+
+STATS = {"setup": defaultdict(float), "audit": defaultdict(float)}
+_in_audit = [0.0]
+_audit = Table._audit
+
+def _timed_audit(self, scope):
+    start = time.perf_counter()
+    try:
+        return _audit(self, scope)
+    finally:
+        _in_audit[0] += time.perf_counter() - start
+
+Table._audit = _timed_audit
+
+def _round(peer):
+    st = peer.state
+    return 1 if st is None else st.round + (st.phase in ("round-end", "match-end"))
+
+def _timer(name):
+    call = getattr(FairPeer, name)
+    def timed(self, *args):
+        audit_before, round_before = _in_audit[0], _round(self)
+        hand_before = self.table.visible_known()
+        start = time.perf_counter()
+        out = call(self, *args)
+        spent = time.perf_counter() - start
+        audit = _in_audit[0] - audit_before
+        if audit:
+            STATS["audit"][round_before] += audit * 1000
+        dealing = (name == "start" or any(\'"shuffle"\' in m for m in out)
+                   or (name == "receive" and \'"shuffle"\' in str(args[0]))
+                   or (name == "act" and type(args[0]).__name__ == "NextRound")
+                   or (not hand_before and self.table.visible_known()))
+        if dealing:
+            STATS["setup"][_round(self)] += (spent - audit) * 1000
+        return out
+    setattr(FairPeer, name, timed)
+
+for _name in ("start", "act", "receive"):
+    _timer(_name)
+result = True
+'''
+
+STATS = "result = {k: {str(r): ms for r, ms in v.items()} for k, v in STATS.items()}"
+
+# In each page: the bytes it sends, by kind (a fair message, a ping, another control message);
+# the time of the last click and of each position its screen shows first ([data-sync]).
+PAGE_PROBES = """
+(() => {
+  const clock = () => performance.timeOrigin + performance.now();
+  window.__lcBytes = {fair: 0, ping: 0, control: 0};
+  const send = RTCDataChannel.prototype.send;
+  RTCDataChannel.prototype.send = function (data) {
+    if (typeof data === "string") {
+      const kind = data.includes('"fair":') ? "fair" : data.includes('"ping"') ? "ping"
+        : "control";
+      window.__lcBytes[kind] += new Blob([data]).size;
+    }
+    return send.call(this, data);
+  };
+  window.__lcClickAt = 0;
+  addEventListener("click", () => { window.__lcClickAt = clock(); }, true);
+  window.__lcShownAt = {};
+  let shown;
+  addEventListener("DOMContentLoaded", () => new MutationObserver(() => {
+    const mark = document.querySelector("[data-sync]")?.dataset.sync;
+    if (mark !== undefined && mark !== shown) window.__lcShownAt[shown = mark] = clock();
+  }).observe(document.body, {subtree: true, childList: true, attributes: true}));
+})();
+"""
+
+
+def play_online(browser: Any, url: str, options: Options) -> dict[str, Any]:
+    """One match of the app's online mode between two pages; the figures of each page."""
+    sys.path.insert(0, str(ROOT / "e2e"))
+    from onlinekit import ALL_OPTIONS, Chooser, wait_synced  # noqa: PLC0415
+
+    pages: list[Page] = []
+    for _ in range(2):
+        context = browser.new_context()
+        context.set_default_timeout(1_800_000)  # a hang guard
+        page = context.new_page()
+        page.add_init_script(PAGE_PROBES)
+        page.goto(url)
+        page.wait_for_selector("html[data-ready=true]", state="attached")
+        page.evaluate(INSTALL, RUNNER)
+        run(page, PAGE_TIMERS)
+        pages.append(page)
+    host, guest = pages
+    ticked = [o for o in ALL_OPTIONS if options.to_json().get(o.replace("-", "_"))]
+    host.locator('[data-option="mode"][value="online"]').check()
+    host.locator('[data-option="rounds"]').select_option(str(options.rounds))
+    for option in ticked:
+        host.check(f'[data-option="{option}"]')
+    host.click('[data-action="start"]')
+    host.click('[data-action="create-room"]')
+    code = host.locator("[data-room-code]").first.get_attribute("data-room-code")
+    guest.locator('[data-option="mode"][value="online"]').check()
+    guest.click('[data-action="start"]')
+    guest.fill('[data-field="room-code"]', str(code))
+    guest.click('[data-action="join-room"]')
+    chooser = Chooser((host, guest))
+    chooser.mark = wait_synced(host, guest)
+    latencies, missed = [], 0
+    while True:
+        found = chooser.actor()
+        if found is None:
+            break
+        chooser.step()
+        actor = found[0]
+        clicked = float(actor.evaluate("() => window.__lcClickAt"))
+        shown = [p.evaluate("(m) => window.__lcShownAt[m] ?? null", chooser.mark) for p in pages]
+        if None in shown:
+            missed += 1  # a position its screen showed before (an undo back to it)
+        else:
+            latencies.append(max(shown) - clicked)
+    return {"timers": [run(page, STATS) for page in pages],
+            "bytes": [page.evaluate("() => window.__lcBytes") for page in pages],
+            "latencies": latencies, "moves": sum(chooser.moves.values()), "missed": missed}
+
+
+def report_online(title: str, options: Options, out: dict[str, Any], share: float) -> None:
+    """The figures of `play_online`."""
+    print(f"\n{title}: {json.dumps(options.to_json())}, {out['moves']} clicks of moves"
+          f" ({out['missed']} not timed)")
+    print(f"{'round':>5} {'page':>6} {'shuffle+deal ms':>16} {'audit ms':>9}")
+    worst = 0.0
+    for r in range(1, options.rounds + 1):
+        for name, timers in zip(("host", "guest"), out["timers"], strict=True):
+            deal, audit = timers["setup"].get(str(r), 0.0), timers["audit"].get(str(r), 0.0)
+            worst = max(worst, deal)
+            print(f"{r:>5} {name:>6} {deal:>16.1f} {audit:>9.1f}")
+    sent = {k: sum(b[k] for b in out["bytes"]) for k in ("fair", "control", "ping")}
+    per_round = (sent["fair"] + sent["control"]) / options.rounds / 1000
+    budget = bench_fair.BUDGET_DEAL_MS
+    print(f"shuffle+deal, worst page and round: {worst:.0f} ms ({worst / budget:.2f} of the"
+          f" {budget:.0f} ms budget); with a whole CPU (a page's renderer had {share:.0%} of"
+          f" one), an estimate: {worst * min(share, 1.0):.0f} ms")
+    print(f"bytes on the wire a round (both pages, the heartbeat left out): {per_round:.1f} KB"
+          f" (fair messages {sent['fair'] / options.rounds / 1000:.1f} KB, control"
+          f" {sent['control'] / options.rounds / 1000:.2f} KB); heartbeat {sent['ping']} bytes"
+          " in all")
+    if options == Options(rounds=3):  # measured for the plain match only
+        print(f"  against the host-authority wire ({HOST_AUTHORITY_KB:.0f} KB a round): "
+              f"{per_round - HOST_AUTHORITY_KB:+.1f} KB a round "
+              f"({per_round / HOST_AUTHORITY_KB:.2f}x)")
+    lat = out["latencies"]
+    p50, p95 = bench_fair.pct(lat, 0.5), bench_fair.pct(lat, 0.95)
+    print(f"move latency, click to both screens showing it: p50 {p50:.1f} ms, p95 {p95:.1f} ms"
+          f" over {len(lat)} moves ({p95 / bench_fair.BUDGET_MOVE_MS:.2f} of the"
+          f" {bench_fair.BUDGET_MOVE_MS:.0f} ms budget); with a whole CPU, an estimate: p95"
+          f" {p95 * min(share, 1.0):.1f} ms")
+
+
+def main_online(settings: list[tuple[str, Options]]) -> None:
+    """--online: the app's online mode, two pages on the loopback broker."""
+    with ExitStack() as stack:
+        site = stack.enter_context(served_site())
+        pw = stack.enter_context(sync_playwright())
+        browser = pw.chromium.launch(**chromium_options(pw))
+        stack.callback(browser.close)
+        print("load average at the start (1, 5, 15 min): "
+              + " ".join(f"{x:.1f}" for x in os.getloadavg()), flush=True)
+        for name, options in settings:
+            cpu, wall = renderer_cpu(), time.perf_counter()
+            out = play_online(browser, site.url, options)
+            wall = time.perf_counter() - wall
+            shares = [(t - cpu.get(pid, 0.0)) / wall for pid, t in renderer_cpu().items()]
+            busy = sorted(shares)[-2:]  # the two pages' renderers
+            report_online(name, options, out, sum(busy) / len(busy))
+            print("load average (1, 5, 15 min): "
+                  + " ".join(f"{x:.1f}" for x in os.getloadavg()), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=2, help="matches per setting (2)")
     parser.add_argument("--plain", action="store_true", help="only the plain 3-round match")
     parser.add_argument("--noble", action="store_true",
                         help="also @noble/curves, on the plain match only")
+    parser.add_argument("--online", action="store_true",
+                        help="the app's online mode: two pages on the loopback broker")
     args = parser.parse_args()
     settings = [("plain", Options(rounds=3))]
     if not args.plain:
         settings.append(("every option", Options(rounds=3, sixth_colour=True, jobs=True,
                                                  skills=True, objectives=True, mixups=True)))
+    if args.online:
+        main_online(settings)
+        return
     with ExitStack() as stack:
         site = stack.enter_context(served_site())
         pw = stack.enter_context(sync_playwright())

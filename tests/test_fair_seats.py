@@ -297,3 +297,19 @@ def test_a_move_refused_says_why_and_changes_nothing() -> None:
     assert (json.dumps(host.saved()), json.dumps(guest.saved())) == before
     fresh = FairGuest("ABCDEF", TOKEN, "Ben", 0.0)
     assert fresh.submit(play) == {"code": "not-started", "data": {}}
+
+
+def test_the_save_text_is_the_save() -> None:
+    pair = Pair(Options(rounds=1, skills=True), first=0, seed=10)
+    pair.play(9)
+    for seat in (pair.host, pair.guest):
+        text = seat.saved_text()
+        assert text is not None and json.loads(text) == json.loads(json.dumps(seat.to_json()))
+        assert seat.peer is not None
+        assert json.loads(seat.peer.save_text()) == seat.peer.save()
+        out = [json.dumps(e["msg"], sort_keys=True) for e in seat.peer.save()["transcript"]
+               if e["dir"] == "out"]
+        assert [json.dumps(json.loads(t), sort_keys=True)
+                for t in seat.peer.sent_after(3)] == out[3:]
+    fresh = FairHost.create("ABCDEF", Options(), 0, "Ana", 0.0)
+    assert json.loads(fresh.saved_text() or "") == fresh.to_json()

@@ -144,6 +144,8 @@ class Session:
     def save_text(self) -> str | None:
         """The save document (JSON text) for the browser's storage, under the seat's
         `save_key`; None when the seat keeps nothing any more (its key is to be removed)."""
+        if self.seat.save_key != MATCH_KEY:  # a seat saved on its own (online)
+            return self.seat.saved_text()
         doc = self.seat.saved()
         if doc is not None and self.seat.save_key == MATCH_KEY:
             doc = {"app": SAVE_APP, "version": SAVE_VERSION, "match": doc,

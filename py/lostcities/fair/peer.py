@@ -64,6 +64,10 @@ class FairPeer:
         self._seq_out = 0
         self._started = False
         self._transcript: list[dict[str, Any]] = []
+        self._entry_texts: list[str] = []
+        """Each transcript entry's JSON text, made once (a save joins them: `save_text`)."""
+        self._out_texts: list[str] = []
+        """The text of each message this peer sent, message ``n`` at index ``n - 1``."""
         self._error: FairError | None = None
         self._shown: State | None = None
         """The last state whose every card this seat may see was open (what ``view`` shows)."""
@@ -97,8 +101,7 @@ class FairPeer:
 
     def sent_after(self, seq: int) -> list[str]:
         """This peer's messages numbered above ``seq``, to send again after a reconnection."""
-        return [dumps(e["msg"]) for e in self._transcript
-                if e["dir"] == "out" and e["msg"]["seq"] > seq]
+        return self._out_texts[max(seq, 0):]
 
     def legal_moves(self) -> tuple[Move, ...]:
         """The moves this peer's player may make now (none while a message is awaited)."""
@@ -182,7 +185,7 @@ class FairPeer:
             self._shown = table.state
         if incoming is not None:
             self._seq_in = incoming.seq
-            self._transcript.append({"dir": "in", "msg": incoming.data})
+            self._record({"dir": "in", "msg": incoming.data})
         if not content:
             return []
         self._seq_out += 1
@@ -190,8 +193,14 @@ class FairPeer:
         entry: dict[str, Any] = {"dir": "out", "msg": data}
         if move is not None:
             entry["move"] = move_to_json(move)
+        self._record(entry)
+        text = dumps(data)
+        self._out_texts.append(text)
+        return [text]
+
+    def _record(self, entry: dict[str, Any]) -> None:
         self._transcript.append(entry)
-        return [dumps(data)]
+        self._entry_texts.append(json.dumps(entry))
 
     def _running(self) -> None:
         if self._error is not None:
@@ -224,12 +233,20 @@ class FairPeer:
     def save(self) -> dict[str, Any]:
         """Everything needed to resume exactly (JSON-ready): this seat's secret, its setup and
         the transcript of messages. Holds this seat's secret: keep it on this page."""
+        return {**self._save_head(), "transcript": json.loads(json.dumps(self._transcript))}
+
+    def save_text(self) -> str:
+        """``save()`` as JSON text, joined from each entry's text made once as it came: cheap
+        however long the transcript (a page writes it after every change)."""
+        head = json.dumps(self._save_head())
+        return head[:-1] + ', "transcript": [' + ", ".join(self._entry_texts) + "]}"
+
+    def _save_head(self) -> dict[str, Any]:
         return {
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "seat": self.seat,
             "options": self._setup.options.to_json(), "names": list(self._setup.names),
             "first_player": self._setup.first_player, "secret": encode(self._secret),
             "started": self._started,
-            "transcript": json.loads(json.dumps(self._transcript)),
             "stopped": None if self._error is None else self._error.to_json(),
         }
 

@@ -18,6 +18,7 @@ Browser-free, like every seat: nothing here touches the page.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Generator
 from typing import Any, ClassVar, Final, NamedTuple
 
@@ -125,6 +126,11 @@ class Seat:
     def saved(self) -> dict[str, Any] | None:
         """What the browser's storage keeps under `save_key` now (None: nothing, remove it)."""
         return self.to_json() if self.keeps_save() else None
+
+    def saved_text(self) -> str | None:
+        """`saved()` as JSON text (a seat with a long save may make it more cheaply)."""
+        doc = self.saved()
+        return None if doc is None else json.dumps(doc)
 
     # ---- a player this device thinks for ---------------------------------------------------
 

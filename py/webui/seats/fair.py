@@ -311,17 +311,31 @@ class FairSeat(Seat):
         if self._store is None:
             return
         try:
-            self._store.setItem(self.save_key, json.dumps(self.to_json()))
+            self._store.setItem(self.save_key, self._text())
         except Exception as exc:  # noqa: BLE001 - storage full or refused: play on, say so
             self._warn(f"room {self.code}: the match could not be saved ({exc!r})")
 
     def to_json(self) -> dict[str, Any]:
         """Everything to resume the seat exactly (its secret: keep it on this page)."""
         peer = self.peer.save() if self.peer is not None else self._saved_peer
+        return {**self._head(), "peer": peer}
+
+    def saved_text(self) -> str | None:
+        """`to_json` as JSON text, the match's part joined from texts made once
+        (`FairPeer.save_text`): a page writes it after every change."""
+        return self._text() if self.keeps_save() else None
+
+    def _text(self) -> str:
+        if self.peer is None:
+            return json.dumps(self.to_json())
+        head = json.dumps(self._head())
+        return head[:-1] + ', "peer": ' + self.peer.save_text() + "}"
+
+    def _head(self) -> dict[str, Any]:
         return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "role": self.role,
                 "code": self.code, "name": self.name, "match": self.match_no,
                 "setup": None if self.setup is None else self.setup.to_json(),
-                "peer": peer, **self._role_json()}
+                **self._role_json()}
 
     def _role_json(self) -> dict[str, Any]:
         return {}
