@@ -40,7 +40,7 @@ browser: $(VENV)/.installed
 	else $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; fi
 
 lint: $(VENV)/.installed
-	$(VENV)/bin/ruff check py tests e2e scripts
+	$(VENV)/bin/ruff check py tests e2e scripts boot
 
 typecheck: $(VENV)/.installed
 	$(VENV)/bin/mypy

@@ -13,13 +13,13 @@
  *   of every other version.
  * - message {type: "version"} answers {version} on the message port (for tests and the UI).
  * - bytecode and boot snapshot: what the idle page prepares for the next boots is kept in this
- *   version's cache only if it is what a page of this version makes (static/sw-kept.js).
+ *   version's cache only if it is what a page of this version makes (boot/sw-kept.js).
  *   {type: "bytecode"}, {type: "drop-bytecode"}, {type: "snapshot"}, {type: "drop-snapshot"};
  *   GET __boot-snapshot__ answers the kept snapshot's record.
  */
 "use strict";
 
-importScripts("./static/vendor/precache.js", "./static/sw-kept.js");
+importScripts("./static/vendor/precache.js", "./boot/sw-kept.js");
 
 const PREFIX = "lostcities-";
 const PRECACHE = self.LC_PRECACHE;

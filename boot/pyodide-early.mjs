@@ -1,25 +1,26 @@
-/* Pyodide booted early: PyScript's "interpreter" module (static/pyscript.json).
+/* Pyodide booted early: PyScript's "interpreter" module (static/pyscript.json); the boot path
+ * as a whole is described in docs/boot.md.
  *
  * PyScript asks for the interpreter only after its own chunks, its config and the page's
  * deferred scripts: about half a second after navigation. index.html imports this module at
  * once (an async module script), and it starts loadPyodide() from the vendored runtime as soon
- * as the shell has painted (the interpreter's start-up is one long task that would otherwise hold
- * back the first frame), or at once in a hidden tab (static/preboot.js tells which). When PyScript then calls loadPyodide(), it
- * gets that same boot (PyScript asking first starts it too).
+ * as the shell has painted (the interpreter's start-up is one long task that would otherwise
+ * hold back the first frame), or at once in a hidden tab (boot/preboot.js tells which). When
+ * PyScript then calls loadPyodide(), it gets that same boot (PyScript asking first starts it).
  *
- * PyScript passes {stdout, stderr, indexURL}: the runtime always comes from ./vendor/pyodide/
- * next to this file, and the output callbacks are attached once the runtime is up.
+ * PyScript passes {stdout, stderr, indexURL}: the runtime always comes from
+ * static/vendor/pyodide/, and the output callbacks are attached once the runtime is up.
  *
  * A later visit starts the runtime from the boot snapshot that the service worker keeps
- * (static/boot-snapshot.mjs), read while the shell paints: Python already started, the game
+ * (boot/snapshot.mjs), read while the shell paints: Python already started, the game
  * already imported. Without one, or if it fails (damaged, or its restore throws), it boots the
  * normal way and has the worker drop it. <html data-boot> says which: "snapshot" or "normal".
- * window.lcBoot.makeSnapshot(modulesJson) makes one (py/webui/warm_boot.py, when idle).
+ * window.lcBoot.makeSnapshot(modulesJson) makes one (py/webui/boot/warm.py, when idle).
  */
-import { loadPyodide as loadRuntime, version } from "./vendor/pyodide/pyodide.mjs";
-import * as snapshots from "./boot-snapshot.mjs";
+import { loadPyodide as loadRuntime, version } from "../static/vendor/pyodide/pyodide.mjs";
+import * as snapshots from "./snapshot.mjs";
 
-const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
+const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
 const { APP_URL, APP_PATH } = snapshots;  // app.zip: first on sys.path, never unpacked
 const RETRIED = "lostcities.bytecode-retried";  // sessionStorage: retried once from the sources
 /* app.zip first on sys.path (once, even if a snapshot has it already: PyScript's own files,
@@ -38,7 +39,7 @@ const opening = snapshots.open().catch((error) => {
 });
 let booting = null;
 
-/* The app's packages (scripts/compile_app.mjs): every module compiled, PyScript's package and
+/* The app's packages (boot/build/compile_app.mjs): every module compiled, PyScript's package and
  * the standard modules its prelude would compile from source (html) included. */
 async function appZip() {
   const response = await fetch(APP_URL);
@@ -89,7 +90,7 @@ async function start() {
     return runtime;
   } catch (error) {
     // A boot that fails on the standard library with the bytecode a previous boot compiled
-    // (py/webui/warm_boot.py) drops it and tries once more from the sources.
+    // (py/webui/boot/warm.py) drops it and tries once more from the sources.
     const worker = navigator.serviceWorker?.controller;
     if (worker && !sessionStorage.getItem(RETRIED)) {
       sessionStorage.setItem(RETRIED, "1");
@@ -106,7 +107,7 @@ function boot() {
   return booting;
 }
 
-/* Once the shell has painted (html[data-shell="painted"]: static/preboot.js sets it on the first
+/* Once the shell has painted (html[data-shell="painted"]: boot/preboot.js sets it on the first
  * contentful paint, at once in a hidden tab), or 250 ms after navigation if that comes later
  * (what comes first of the boot is mostly fetching and compiling the wasm off the main thread:
  * it costs a slow first paint little, and waiting for it cost the boot more). */

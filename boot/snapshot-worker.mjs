@@ -1,4 +1,4 @@
-/* The boot snapshot's worker (static/boot-snapshot.mjs starts it; the format is described
+/* The boot snapshot's worker (boot/snapshot.mjs starts it; the format is described
  * there): one job a worker.
  *
  * {read: url}: reads the kept snapshot from the Cache Storage and checks it (`check`), in this
@@ -12,9 +12,9 @@
  * the page), and answers {key: {runtime, stdlib, app}, snapshot, timings} (the image encoded,
  * its ArrayBuffer transferred) or {error}.
  */
-import { APP_PATH, APP_URL, check, encode, sha256 } from "./boot-snapshot.mjs";
+import { APP_PATH, APP_URL, check, encode, sha256 } from "./snapshot.mjs";
 
-const indexURL = new URL("./vendor/pyodide/", import.meta.url).href;
+const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
 const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 /* Run with NAMES (a JSON list) set: imports them; the value is the JSON list of those that
  * failed, and the path of the standard library zip imported from. */
@@ -32,7 +32,7 @@ json.dumps([failed, json.__loader__.archive])
 `;
 
 async function snapshot(modules) {
-  const { loadPyodide, version } = await import("./vendor/pyodide/pyodide.mjs");
+  const { loadPyodide, version } = await import("../static/vendor/pyodide/pyodide.mjs");
   const timings = {};
   let time = performance.now();
   const lap = (name) => {

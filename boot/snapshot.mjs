@@ -1,12 +1,12 @@
-/* Boot snapshots: a memory image of a Pyodide runtime with the game imported, so that a later
- * visit starts from it instead of starting Python and importing the game again.
+/* Boot snapshots (docs/boot.md): a memory image of a Pyodide runtime with the game imported,
+ * so that a later visit starts from it instead of starting Python and importing the game again.
  *
  * Made (make): once the page has booted the normal way and the player leaves it alone
- * (py/webui/warm_boot.py), a worker (static/snapshot-worker.mjs) boots a second runtime with
+ * (py/webui/boot/warm.py), a worker (boot/snapshot-worker.mjs) boots a second runtime with
  * Pyodide's private `_makeSnapshot` option, imports the modules the page has imported, and
  * takes `pyodide.makeMemorySnapshot()`; this module hands it to the service worker, which keeps
- * it in the version's cache if it matches that version (static/sw-kept.js).
- * Used (open): static/pyodide-early.mjs asks the service worker whether one matches and how
+ * it in the version's cache if it matches that version (boot/sw-kept.js).
+ * Used (open): boot/pyodide-early.mjs asks the service worker whether one matches and how
  * large its image is, starts the runtime at once with an array of zeros of that size as
  * `_loadSnapshot` (the wasm compiles meanwhile), and reads the bytes from the cache, checks
  * them and decodes them into that array, which the runtime awaits (Pyodide's `fsInit` hook)
@@ -18,14 +18,14 @@
  *   those pages in order (the last page of the image may be short). All little-endian.
  */
 
-/* The service worker's answer: the kept snapshot's record {build, stdlib, size} (JSON), or 204 when
- * none matches (static/sw-kept.js); the snapshot itself is stored under SNAPSHOT_KEY. */
+/* The service worker's answer: the kept snapshot's record {build, stdlib, size} (JSON), or 204
+ * when none matches (boot/sw-kept.js); the snapshot itself is stored under SNAPSHOT_KEY. */
 const SNAPSHOT_URL = new URL("../__boot-snapshot__", import.meta.url).href;
 const SNAPSHOT_KEY = new URL("../__boot-snapshot__.bin", import.meta.url).href;
-/* Where the app's zip lives in the runtime's file system (static/pyodide-early.mjs). */
+/* Where the app's zip lives in the runtime's file system (boot/pyodide-early.mjs). */
 export const APP_PATH = "/lib/lostcities-app.zip";
-export const APP_URL = new URL("./vendor/app.zip", import.meta.url).href;
-const MAGIC = 0x3253434c;  // "LCS2"; static/sw-kept.js checks the layout too
+export const APP_URL = new URL("../static/vendor/app.zip", import.meta.url).href;
+const MAGIC = 0x3253434c;  // "LCS2"; boot/sw-kept.js checks the layout too
 const PAGE = 65536;
 const HEADER = 24;
 

@@ -1,8 +1,9 @@
-/* What the service worker (sw.js) keeps for faster boots, in its version's cache (loaded with
- * importScripts: it shares sw.js's constants, CACHE, PRECACHE, STDLIB and STDLIB_URL).
+/* What the service worker (sw.js) keeps for faster boots (docs/boot.md), in its version's
+ * cache (loaded with importScripts: it shares sw.js's constants, CACHE, PRECACHE, STDLIB and
+ * STDLIB_URL).
  *
  * - Bytecode: Pyodide compiles every standard module from source at each boot. Once a page has
- *   booted, it compiles the standard library zip (py/webui/bytecode.py) and posts
+ *   booted, it compiles the standard library zip (py/webui/boot/bytecode.py) and posts
  *   {type: "bytecode", key: {runtime, stdlib, app}, zip}. The worker keeps the zip in this
  *   version's cache (under BYTECODE_KEY), and answers the runtime's request for
  *   python_stdlib.zip with it from then on, only if it is what a page of this version compiles
@@ -12,10 +13,10 @@
  *   (same CRC-32 and size), a `.pyc` beside each `.py`, and the marker, all stored. Anything
  *   else is refused ({kept: false, reason}) and the kept zip, if any, stays. A new version
  *   starts without it (its cache is new) until a page of it posts one again.
- *   {type: "drop-bytecode"} deletes it (static/pyodide-early.mjs, when a boot from it failed).
+ *   {type: "drop-bytecode"} deletes it (boot/pyodide-early.mjs, when a boot from it failed).
  *   What this cannot check is the code inside the pycs: see docs/architecture.md.
  * - Boot snapshot: once a page has booted and kept its bytecode, it makes a memory snapshot of
- *   a runtime with the game imported (static/boot-snapshot.mjs) and posts
+ *   a runtime with the game imported (boot/snapshot.mjs) and posts
  *   {type: "snapshot", key: {runtime, stdlib, app}, snapshot}. It is kept in this version's
  *   cache (under SNAPSHOT_KEY, with a header, its record: what it was made from and its
  *   image's size) if the key names this version's runtime and app.zip and the standard library
@@ -32,13 +33,13 @@
 
 const BYTECODE_KEY = new URL("./__bytecode-stdlib__.zip", self.location).href;
 const BYTECODE_MAX_BYTES = 32 * 1024 * 1024;
-const BYTECODE_MARKER = "lc-bytecode.txt";  // py/webui/bytecode.py MARKER
+const BYTECODE_MARKER = "lc-bytecode.txt";  // py/webui/boot/bytecode.py MARKER
 const SNAPSHOT_URL = new URL("./__boot-snapshot__", self.location).href;
 const SNAPSHOT_KEY = new URL("./__boot-snapshot__.bin", self.location).href;
 /* Set when a snapshot of this version failed to restore: no other is taken. */
 const SNAPSHOT_FAILED_KEY = new URL("./__boot-snapshot-failed__", self.location).href;
 const SNAPSHOT_MAX_BYTES = 256 * 1024 * 1024;
-const SNAPSHOT_MAGIC = 0x3253434c;  // "LCS2", static/boot-snapshot.mjs
+const SNAPSHOT_MAGIC = 0x3253434c;  // "LCS2", boot/snapshot.mjs
 const SNAPSHOT_PAGE = 65536;
 const SNAPSHOT_HEADER = 24;
 const APP = "static/vendor/app.zip";
@@ -150,7 +151,7 @@ async function checkSnapshot(cache, key, snapshot) {
   return "";
 }
 
-/* Whether `buffer` is laid out as static/boot-snapshot.mjs encodes a snapshot: its header,
+/* Whether `buffer` is laid out as boot/snapshot.mjs encodes a snapshot: its header,
  * the ascending indexes of the pages it holds, then those pages (its checksum is the page's to
  * check, when it reads it back). */
 function snapshotContainer(buffer) {

@@ -243,7 +243,7 @@ def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppP
         page.goto(lc_server.url + query)
         if ready:
             wait_ready(page, page_errors=app.page_errors)
-        else:  # the setup form is shown once the shell has painted (static/preboot.js)
+        else:  # the setup form is shown once the shell has painted (boot/preboot.js)
             page.wait_for_selector('html[data-shell="painted"]', state="attached")
         return app
 

@@ -1,6 +1,6 @@
 """Boot snapshots: once a visit has booted and been left idle, the next visits start Python from a
-memory snapshot with the game imported (static/boot-snapshot.mjs, static/snapshot-worker.mjs,
-static/pyodide-early.mjs, static/sw-kept.js, py/webui/warm_boot.py). <html data-boot> says which
+memory snapshot with the game imported (boot/snapshot.mjs, boot/snapshot-worker.mjs,
+boot/pyodide-early.mjs, boot/sw-kept.js, py/webui/boot/warm.py). <html data-boot> says which
 way a page booted; a damaged snapshot, one from another build and one that fails to restore are
 dropped and the page boots the normal way, with no difference to the player.
 
@@ -50,7 +50,7 @@ KEPT = """async () => {
 # Rewrites the kept snapshot in the service worker's cache, as storage could:
 # "damaged": a byte of it changed (its checksum no longer matches);
 # "older": recorded for another build of the app;
-# "not-an-image": a well-formed container (static/boot-snapshot.mjs) of an image of the same
+# "not-an-image": a well-formed container (boot/snapshot.mjs) of an image of the same
 # size that is all zeros: it is read, then fails to restore.
 REWRITE = """async (how) => {
     const cache = await caches.open('lostcities-' + await window.lcPwa.version());
@@ -61,7 +61,7 @@ REWRITE = """async (how) => {
     if (how === 'damaged') bytes[bytes.length >> 1] ^= 0xff;
     if (how === 'older') meta.build = '0123456789abcdef';
     if (how === 'not-an-image') {
-        const format = await import(new URL('static/boot-snapshot.mjs', document.baseURI).href);
+        const format = await import(new URL('boot/snapshot.mjs', document.baseURI).href);
         const size = new DataView(bytes.buffer).getUint32(4, true);
         bytes = new Uint8Array(format.encode(new Uint8Array(size)));
     }

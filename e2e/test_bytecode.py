@@ -1,6 +1,6 @@
-"""Bytecode: the app ships compiled (scripts/compile_app.mjs), and the first boot
+"""Bytecode: the app ships compiled (boot/build/compile_app.mjs), and the first boot
 compiles the standard library, which the service worker keeps for the next boots
-(py/webui/warm_boot.py, py/webui/bytecode.py, sw.js, static/pyodide-early.mjs).
+(py/webui/boot/warm.py, py/webui/boot/bytecode.py, sw.js, boot/pyodide-early.mjs).
 
 The standard library test is served like Netlify (netlify.toml's headers, Content-Security-Policy
 included) in a persistent profile, with test_pwa.py's fixtures.
@@ -82,9 +82,9 @@ CORRUPT = """async () => {
 }"""
 
 
-# The runtime the page booted (static/pyodide-early.mjs hands the same one to every caller).
+# The runtime the page booted (boot/pyodide-early.mjs hands the same one to every caller).
 RUN = """async (code) => {
-    const early = await import('./static/pyodide-early.mjs');
+    const early = await import('./boot/pyodide-early.mjs');
     return (await early.loadPyodide()).runPython(code);
 }"""
 SOURCE_HASHES = """

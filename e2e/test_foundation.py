@@ -91,7 +91,7 @@ def test_the_first_frame_is_the_shell_and_the_form_follows(
     open_app: Callable[..., AppPage],
 ) -> None:
     """The shell (title, loading line) paints alone; the setup form is laid out after it, and
-    is then usable before Python (static/preboot.js, html[data-shell]). Checked by the order
+    is then usable before Python (boot/preboot.js, html[data-shell]). Checked by the order
     of the page's states, not by what a screenshot happens to catch."""
 
     def observe(page: Page) -> None:

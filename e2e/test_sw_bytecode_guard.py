@@ -1,5 +1,5 @@
 """The service worker keeps only the bytecode zip that a page of its own version compiles
-(static/sw-kept.js, checkBytecode): any other script of the origin can post one, so a zip with
+(boot/sw-kept.js, checkBytecode): any other script of the origin can post one, so a zip with
 an extra or a missing entry, a changed or compressed entry, or one made for another runtime,
 standard library or app is refused, the next boot is not served it, and a zip that is what the
 page compiles is kept.
@@ -24,7 +24,7 @@ from playwright.sync_api import Page
 
 from conftest import wait_ready
 from test_pwa import Player, first_visit, open_player, serve, site  # noqa: F401  (fixtures)
-from webui.bytecode import MARKER
+from webui.boot.bytecode import MARKER
 
 STDLIB = "static/vendor/pyodide/python_stdlib.zip"
 APP = "static/vendor/app.zip"
@@ -53,7 +53,7 @@ def short_hash(data: bytes) -> str:
 
 def bytecode_zip(original: bytes, *, extra: tuple[str, ...] = (), drop: tuple[str, ...] = (),
                  change: tuple[str, ...] = (), method: int = zipfile.ZIP_STORED) -> bytes:
-    """A zip laid out as webui.bytecode.BytecodeZip assembles one from `original` (its entries
+    """A zip laid out as webui.boot.bytecode.BytecodeZip assembles one from `original` (its entries
     stored, a pyc beside each module, the marker), with the given entries added, left out or
     changed. The pycs are not real bytecode: the worker cannot tell, and none is imported."""
     out = io.BytesIO()
@@ -69,7 +69,7 @@ def bytecode_zip(original: bytes, *, extra: tuple[str, ...] = (), drop: tuple[st
                 new.writestr(pyc, b"bytecode of " + info.filename.encode())
         for name in extra:
             new.writestr(name, b"import os  # not a module of the standard library\n")
-        new.writestr(MARKER, b"bytecode compiled by webui.bytecode\n")
+        new.writestr(MARKER, b"bytecode compiled by webui.boot.bytecode\n")
     return out.getvalue()
 
 

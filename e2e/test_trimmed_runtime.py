@@ -2,7 +2,7 @@
 as natively.
 
 scripts/build.py ships a python_stdlib.zip that holds only what the game imports, with comments
-and docstrings stripped (scripts/trim_stdlib.py), and no unused PyScript plugin chunks.
+and docstrings stripped (boot/build/trim_stdlib.py), and no unused PyScript plugin chunks.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Playwright's own is installed), each run opens a fresh persistent profile for ea
 
 In each run every page has its first visit (cold: empty profile and caches; the order of the
 pages turns from run to run); the game's is then left idle until it has kept its bytecode and
-its boot snapshot (py/webui/warm_boot.py). Then each page is opened again --warm times in its
+its boot snapshot (py/webui/boot/warm.py). Then each page is opened again --warm times in its
 profile, the pages taking turns (bare, game, base, bare, ...), so that loads compared are
 seconds apart: the game from its service worker's cache and its boot snapshot, the bare page
 from the HTTP cache, revalidated (the dev server sends no-cache). A run's warm figure is the
@@ -124,7 +124,7 @@ TIMING = """(() => {
   });
 })();"""
 # The marks of a load (ms from navigation; null when the page made none): the shell's paint,
-# ready, the wasm instantiated, PyScript's py:ready, and those of static/pyodide-early.mjs.
+# ready, the wasm instantiated, PyScript's py:ready, and those of boot/pyodide-early.mjs.
 TIMES = """() => {
   const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
   return {
@@ -143,7 +143,7 @@ KEPT = "() => ['kept', 'refused', 'failed'].includes(document.documentElement.da
 SNAPSHOT = "() => document.documentElement.dataset.snapshot"
 SNAPSHOT_SETTLED = ("() => ['kept', 'refused', 'failed']"
                     ".includes(document.documentElement.dataset.snapshot)")
-# What static/pyodide-early.mjs recorded of the boot snapshot it made (the first visit).
+# What boot/pyodide-early.mjs recorded of the boot snapshot it made (the first visit).
 SNAPSHOT_MADE = """() => {
   const start = performance.getEntriesByName("lc:snapshot-start")[0];
   const done = performance.getEntriesByName("lc:snapshot-done")[0];
@@ -241,7 +241,7 @@ def idle_work(page: Page, site: Site, cache: dict[str, list[int]]) -> dict[str, 
     what that took (None for what an older build does not do)."""
     page.wait_for_function(CONTROLLED, timeout=300_000)  # the precache is complete
     found: dict[str, Any] = {"bytecode kept": None, "snapshot": None}
-    try:  # py/webui/warm_boot.py starts compiling once the page is idle (not in older builds)
+    try:  # py/webui/boot/warm.py starts compiling once the page is idle (not in older builds)
         page.wait_for_function(BYTECODE, timeout=15_000)
         page.wait_for_function(KEPT, timeout=600_000)
         found["bytecode kept"] = page.evaluate("performance.now()")
@@ -342,7 +342,7 @@ def print_loads(runs: list[dict[str, dict[str, Any]]], kinds: list[str], rev: st
 def print_boots(runs: list[dict[str, dict[str, Any]]], kinds: list[str]) -> None:
     """Where the boot goes: the medians of each mark, cold and warm, and how warm loads booted."""
     print("\nwhere the boot goes (medians, ms from navigation): the runtime started "
-          "(static/pyodide-early.mjs), the snapshot's bytes read, the wasm instantiated, the "
+          "(boot/pyodide-early.mjs), the snapshot's bytes read, the wasm instantiated, the "
           "snapshot checked and decoded, the runtime booted, PyScript about to run the app "
           "(py:ready), ready")
     for kind in kinds:

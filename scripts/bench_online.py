@@ -13,8 +13,13 @@ Prints p50/p95 per direction and overall, in milliseconds. Figures only: nothing
 It also splits each move (an init script timestamps every data-channel ``send`` and the start
 and end of every ``message`` listener PeerJS adds, in both pages): the acting page from
 the click to sending the move or view, the transport (PeerJS and the channel), and the other
-page's handler from the message's arrival to the end of its synchronous work (host: check,
-apply, views, JSON, send, render; guest: parse and render).
+page's handler from the message's arrival to the end of its synchronous work (the fair
+match's checks, its move, the view, the render). Each page plays its own seat of a fair match
+(webui/seats/fair.py): the page that may move is the one whose turn buttons are enabled once
+neither waits on the other (``[data-waiting]``). The bytes each page sends are counted by kind
+(fair messages, and the pages' control messages: ``hello``, ``welcome``, ``ping``...).
+scripts/bench_fair_browser.py --online measures the fair protocol's own figures (shuffle+deal
+per page and round, move latency until both screens show a move).
 
 --liveness then times, in seconds, how soon each screen tells what became of the other player
 (``[data-connection]``, ``[data-host-away]``) against the heartbeat's LOST_AFTER
@@ -27,7 +32,6 @@ the network back until both show ``connected``; the guest's page closed until th
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import shutil
 import statistics
@@ -69,10 +73,11 @@ TIMESTAMPS = """
   const send = RTCDataChannel.prototype.send;
   RTCDataChannel.prototype.send = function (data) {
     if (typeof data === "string") {
-      const kind = (/"type":"([a-z-]+)"/.exec(data) || [null, "other"])[1];
+      const kind = data.includes('"fair":') ? "fair"
+        : (/"lc":"([a-z-]+)"/.exec(data) || [null, "other"])[1];
       window.__lcBytes[kind] = (window.__lcBytes[kind] || 0) + new Blob([data]).size;
     }
-    if (typeof data === "string" && /"type":"(move|view|match-end)"/.test(data))
+    if (typeof data === "string" && data.includes('"fair":'))
       window.__lcT.send.push(clock());
     return send.call(this, data);
   };
@@ -88,7 +93,7 @@ TIMESTAMPS = """
       const start = clock();
       window.__lcT.dom = 0;
       try { return handler.call(this, event); } finally {
-        if (typeof event.data === "string" && /"type":"(move|view|match-end)"/.test(event.data))
+        if (typeof event.data === "string" && event.data.includes('"fair":'))
           window.__lcT.recv.push([start, clock(), window.__lcT.dom]);
       }
     }, ...rest);
@@ -147,12 +152,26 @@ def enter_lobby(page: Page, rounds: int = 1) -> None:
     page.wait_for_selector('body[data-screen="lobby"]')
 
 
-def to_act(host: Page) -> int | None:
-    doc = json.loads(host.evaluate(  # the page saves in a task after the next frame
-        "() => new Promise((done) => requestAnimationFrame(() => setTimeout("
-        " () => done(localStorage.getItem('lostcities-online-host')), 0)))"))
-    state = doc["match"]["state"]
-    return None if state["phase"] in ("match-end",) else state["to_act"]
+SETTLED = """() => { const badge = document.querySelector('[data-sync]');
+  return badge !== null && !badge.hasAttribute('data-waiting'); }"""
+"""The match is on the screen and waits on nothing from the other page."""
+TURN = """() => !!document.querySelector('#app button:is([data-action="select"],'
+  + '[data-action="draw"],[data-action="next-round"]):not([disabled])')"""
+"""Whether this page's player may move now."""
+
+
+def to_act(host: Page, guest: Page) -> int | None:
+    """The seat that may move (0: the host's page, 1: the guest's), None once the match is
+    over: asked once neither page waits on the other."""
+    while True:
+        for page in (host, guest):
+            page.wait_for_function(SETTLED, timeout=180_000)
+        if host.evaluate(SETTLED):
+            break
+    for seat, page in enumerate((host, guest)):
+        if page.evaluate(TURN):
+            return seat
+    return None
 
 
 Parts = dict[str, float]
@@ -275,11 +294,9 @@ def main() -> int:
             guest.wait_for_selector("[data-sync]", timeout=60_000)
             host.wait_for_selector('[data-connection="connected"]', timeout=60_000)
             for _ in range(args.moves):
-                seat = to_act(host)
+                seat = to_act(host, guest)
                 if seat is None:
-                    if host.locator('[data-action="next-round"]:enabled').count() == 0:
-                        break  # the match is over
-                    seat = 0
+                    break  # the match is over
                 actor, other = (host, guest) if seat == 0 else (guest, host)
                 samples["host -> guest" if seat == 0 else "guest -> host"].append(
                     move(actor, other))
@@ -304,7 +321,7 @@ def main() -> int:
     print(f"bytes on the wire ({rounds} round(s) played), by message type, host and guest:")
     for who, counts in zip(("host", "guest"), sent):
         print(f"  {who}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    heartbeat = ("ping", "pong")
+    heartbeat = ("ping",)
     match_bytes = sum(v for counts in sent for k, v in counts.items() if k not in heartbeat)
     print(f"  the match (heartbeat left out): {match_bytes / rounds / 1000:.1f} KB a round")
     if figures:

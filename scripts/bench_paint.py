@@ -30,7 +30,7 @@ find what holds the first frame back. Only "shipped" is the real app:
   no-classic   without any deferred classic <script src> (config, the worker's registration,
                preboot)
   no-core      without PyScript's core.js <script type="module">
-  no-early     without static/pyodide-early.mjs's <script> (Pyodide starts when PyScript asks)
+  no-early     without boot/pyodide-early.mjs's <script> (Pyodide starts when PyScript asks)
   no-scripts   without any <script> at all (the <style> and app.css stay)
   core-late    PyScript's core.js inserted after the first frame (two requestAnimationFrame)
   eager-libs   PeerJS and the QR code library as deferred <script>s in the head again

@@ -1,11 +1,14 @@
 """Fill static/vendor/ from node_modules/ and py/ (the only build step).
 
+The boot's own build steps live with the rest of the boot path, in boot/build/ (docs/boot.md):
+the trimmed standard library (trim_stdlib.py) and app.zip (app_zip.py, compile_app.mjs).
+
 Layout written (static/vendor/ is git-ignored; files are updated in place):
 
     static/vendor/pyodide/    pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
                               pyodide-lock.json, package.json (its release, which sw.js
                               checks) (npm: pyodide), and python_stdlib.zip
-                              TRIMMED to what the game imports (scripts/trim_stdlib.py)
+                              TRIMMED to what the game imports (boot/build/trim_stdlib.py)
     static/vendor/pyscript/   core.js and the chunks it imports, without the plugins the page
                               turns off ("!name" in static/pyscript.json and index.html's
                               <mpy-config>) and what only those import, without zip.js
@@ -21,12 +24,13 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
                               (npm: libsodium-wrappers-sumo, libsodium-sumo)
     static/vendor/app.zip     the Python packages under py/ (lostcities, webui, ...) compiled to
                               bytecode (sourceless .pyc) by the runtime's own CPython under Node
-                              (scripts/compile_app.mjs), with pycs of PyScript's own package and
-                              of `html`; static/pyodide-early.mjs puts it first on sys.path
+                              (boot/build/compile_app.mjs), with pycs of PyScript's own package and
+                              of `html`; boot/pyodide-early.mjs puts it first on sys.path
 
 With --dist DIR it then assembles the deployable site in DIR (what Netlify publishes): the
 top-level web files (index.html, sw.js, *.webmanifest, icons: see DIST_SUFFIXES), static/ with
-its vendor/, and py/ (index.html runs py/webui/main.py). Nothing else: no node_modules, tests.
+its vendor/, boot/ without its build/ folder, and py/ (index.html runs py/webui/main.py).
+Nothing else: no node_modules, tests.
 
 Run `npm ci` first. Usage: python3 scripts/build.py [--root DIR] [--dist DIR]
 """
@@ -39,14 +43,15 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 
 from precache import PrecacheError, write_precache  # scripts/precache.py
-from trim_stdlib import TrimError, trim  # scripts/trim_stdlib.py
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "boot" / "build"))
+from app_zip import AppZipError, build_app_zip  # noqa: E402  (boot/build/app_zip.py)
+from trim_stdlib import TrimError, trim  # noqa: E402  (boot/build/trim_stdlib.py)
 
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -70,11 +75,7 @@ SODIUM_CORE = "libsodium-sumo.js"
 # cannot resolve without an import map.
 SODIUM_IMPORT = 'from"libsodium-sumo"'
 DIST_SUFFIXES = (".html", ".js", ".mjs", ".webmanifest", ".ico", ".png", ".svg")
-DIST_FOLDERS = ("static", "py")
-# Fixed timestamp so that app.zip is byte-identical for identical sources.
-ZIP_DATE = (2020, 1, 1, 0, 0, 0)
-# The app's sources as compiled into app.zip (hidden: not shipped, not precached).
-APP_SOURCES = ".app-sources.zip"
+DIST_FOLDERS = ("static", "boot", "py")
 
 
 class BuildError(RuntimeError):
@@ -181,57 +182,6 @@ def pyscript_files(dist: Path, disabled: Iterable[str] = ()) -> dict[str, Path]:
     return {name: dist / name for name in sorted(found)}
 
 
-def python_sources(py_dir: Path) -> list[Path]:
-    """Every file of every package under py/ (a package is a folder with __init__.py)."""
-    files = []
-    for package in sorted(p for p in py_dir.iterdir() if (p / "__init__.py").is_file()):
-        for path in sorted(package.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                files.append(path)
-    return files
-
-
-def zip_packages(py_dir: Path, dest: Path) -> list[Path]:
-    """Write the packages under py_dir into the zip dest, paths relative to py_dir (dest is
-    left alone if unchanged)."""
-    files = python_sources(py_dir)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for path in files:
-            info = zipfile.ZipInfo(path.relative_to(py_dir).as_posix(), date_time=ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, path.read_bytes())
-    if dest.is_file() and filecmp.cmp(tmp, dest, shallow=False):
-        tmp.unlink()
-    else:
-        os.replace(tmp, dest)
-    return files
-
-
-def compile_app(sources: Path, dest: Path, pyodide: Path, pyscript: Path) -> None:
-    """Write dest: the zip `sources` with every module compiled to a sourceless pyc by the
-    runtime's own CPython, and pycs for PyScript's own package (scripts/compile_app.mjs under
-    Node), unless dest is newer than the sources, the runtime, PyScript and the compiler."""
-    compiler = Path(__file__).with_name("compile_app.mjs")
-    inputs = (sources, compiler, pyodide / "pyodide.asm.wasm", pyodide / STDLIB,
-              *pyscript.glob("*.js"))
-    if dest.is_file() and all(dest.stat().st_mtime_ns > p.stat().st_mtime_ns for p in inputs):
-        return
-    node = shutil.which("node")
-    if node is None:
-        raise BuildError("node is needed to compile the app (npm installs it with Node.js)")
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-    result = subprocess.run([node, str(compiler), str(pyodide), str(pyscript), str(sources),
-                             str(tmp)],
-                            capture_output=True, text=True)
-    if result.returncode != 0 or not tmp.is_file():
-        tmp.unlink(missing_ok=True)
-        raise BuildError(f"compiling the app failed: {result.stderr.strip()[-2000:]}")
-    os.replace(tmp, dest)
-
-
 def build(root: Path) -> None:
     """Bring root/static/vendor up to date from root/node_modules and root/py.
 
@@ -254,8 +204,7 @@ def build(root: Path) -> None:
     sync_folder(npm_files(modules / "peerjs" / "dist", PEERJS_FILES), vendor / "peerjs")
     sync_folder(npm_files(modules / "qrcode-generator" / "dist", QRCODE_FILES), vendor / "qrcode")
     vendor_sodium(modules, vendor / "sodium")
-    sources = zip_packages(root / "py", vendor / APP_SOURCES)
-    compile_app(vendor / APP_SOURCES, vendor / "app.zip", vendor / "pyodide", vendor / "pyscript")
+    sources = build_app_zip(root / "py", vendor)
     write_precache(root)  # the service worker's list (static/vendor/precache.js), sw.js
     size = sum(p.stat().st_size for p in vendor.rglob("*") if p.is_file())
     print(f"built {vendor}: {size / 1e6:.1f} MB, app.zip holds {len(sources)} files, "
@@ -274,7 +223,13 @@ def assemble(root: Path, dist: Path) -> None:
     for path in sorted(root.iterdir()):
         if path.is_file() and path.suffix in DIST_SUFFIXES:
             shutil.copyfile(path, dist / path.name)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")  # hidden: build files
+    build_only = (root / "boot" / "build").resolve()  # the boot's build steps
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        hidden = {n for n in names if n.startswith(".") or n == "__pycache__"  # build files
+                  or n.endswith(".pyc")}
+        return hidden | {n for n in names if (Path(folder) / n).resolve() == build_only}
+
     for folder in DIST_FOLDERS:
         shutil.copytree(root / folder, dist / folder, ignore=ignore)
     print(f"assembled the site in {dist}")
@@ -290,7 +245,7 @@ def main() -> int:
         build(args.root)
         if args.dist is not None:
             assemble(args.root, args.dist)
-    except (BuildError, PrecacheError, TrimError) as exc:
+    except (AppZipError, BuildError, PrecacheError, TrimError) as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1
     return 0

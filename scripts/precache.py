@@ -2,8 +2,9 @@
 
 The list is everything the page can fetch from its own origin: the page itself ("./", i.e.
 index.html), every local file index.html references (scripts, styles, the manifest, the PyScript
-entry script and config), and every file under static/ (CSS, icons, config, and the built
-static/vendor/: PyScript with all its chunks, the Pyodide runtime, PeerJS, libsodium, app.zip).
+entry script and config), every file under static/ (CSS, icons, config, and the built
+static/vendor/: PyScript with all its chunks, the Pyodide runtime, PeerJS, libsodium, app.zip),
+and the boot's browser files under boot/ (its build/ folder runs at build time only).
 Each entry carries a hash of its bytes, and the list's version is a hash of all of them, so the
 service worker's cache name changes whenever any file changes, and only changed files are
 downloaded again.
@@ -13,7 +14,7 @@ Output: static/vendor/precache.js, which sw.js loads with importScripts():
     self.LC_PRECACHE = {"version": "<16 hex>", "files": [{"url": "static/app.css",
                         "hash": "<16 hex>", "size": 1234}, ...]};
 
-Usage: python3 scripts/precache.py [--root DIR]   (DIR holds index.html and static/)
+Usage: python3 scripts/precache.py [--root DIR]   (DIR holds index.html, static/ and boot/)
 """
 
 from __future__ import annotations
@@ -85,8 +86,7 @@ def site_files(root: Path) -> list[str]:
         if not (root / path).is_file():
             raise PrecacheError(f"index.html references {path}, which does not exist")
         files.add(path)
-    static = root / "static"
-    for path in static.rglob("*"):
+    for path in [*(root / "static").rglob("*"), *(root / "boot").glob("*")]:
         relative = path.relative_to(root)
         # hidden files are build temporaries and the like
         skip = any(part.startswith(".") or part == "__pycache__" for part in relative.parts)

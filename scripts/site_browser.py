@@ -1,6 +1,6 @@
 """The built site served locally and Debian's Chromium, for the scripts that drive the app.
 
-Used by scripts/bench_load.py and scripts/record_modules.py (not by the tests, which have their
+Used by scripts/bench_load.py and boot/build/record_modules.py (not by the tests, which have their
 own fixtures in e2e/conftest.py).
 """
 

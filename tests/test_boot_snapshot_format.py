@@ -1,5 +1,5 @@
 """What the page and the service worker read from storage, run under Node: the boot snapshot's
-format (static/boot-snapshot.mjs `encode`/`decode`, and static/sw-kept.js `snapshotContainer`,
+format (boot/snapshot.mjs `encode`/`decode`, and boot/sw-kept.js `snapshotContainer`,
 which must agree with `decode`), and the service worker's zip listing (`zipEntries`), on zips
 written by Python's zipfile."""
 
@@ -61,8 +61,8 @@ console.log(JSON.stringify(answers));
 
 def run(cases: list[dict[str, object]]) -> list[object]:
     """The answers of RUNNER to `cases`."""
-    script = RUNNER % {"module": ROOT / "static" / "boot-snapshot.mjs",
-                       "sw": ROOT / "static" / "sw-kept.js"}
+    script = RUNNER % {"module": ROOT / "boot" / "snapshot.mjs",
+                       "sw": ROOT / "boot" / "sw-kept.js"}
     result = subprocess.run(["node", "--input-type=module", "-e", script],
                             input=json.dumps(cases), capture_output=True, text=True,
                             timeout=120, check=True)

@@ -113,9 +113,11 @@ def test_build_command_produces_the_vendor_files_and_the_precache_list(
     document = json.loads(listed[listed.index("{"):listed.rindex("}") + 1])
     urls = {entry["url"] for entry in document["files"]}
     for path in site_paths(site):
-        if path.startswith("/static/") and path != "/static/vendor/precache.js":
+        if path.startswith(("/static/", "/boot/")) and path != "/static/vendor/precache.js":
             assert path[1:] in urls, f"{path} is published but not precached"
     assert not (site / "node_modules").exists() and not (site / "tests").exists()
+    boot = site / "boot"  # the boot's browser files, without its build steps
+    assert (boot / "pyodide-early.mjs").is_file() and not (boot / "build").exists()
 
 
 @pytest.mark.parametrize(("suffix", "mime"), [(".wasm", "application/wasm"),

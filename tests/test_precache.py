@@ -36,6 +36,8 @@ def site(tmp_path: Path) -> Path:
         "static/vendor/.app.zip.123.tmp": "half-written",
         "py/main.py": "print(1)",
         "py/unreferenced.py": "x = 1",
+        "boot/snapshot.mjs": "export {}",
+        "boot/build/trim_stdlib.py": "x = 1",
         "sw.js": "worker",
     }
     for name, text in files.items():
@@ -50,11 +52,12 @@ def urls(document: dict[str, object]) -> list[str]:
     return [entry["url"] for entry in files]
 
 
-def test_the_list_is_the_page_its_local_references_and_everything_under_static(
+def test_the_list_is_the_page_its_local_references_and_everything_under_static_and_boot(
     site: Path
 ) -> None:
+    # boot/build/ holds the boot's build steps: never fetched by a page.
     assert urls(precache_list(site)) == [
-        "./", "py/main.py", "static/app.js", "static/manifest.webmanifest",
+        "./", "boot/snapshot.mjs", "py/main.py", "static/app.js", "static/manifest.webmanifest",
         "static/pyscript.json", "static/vendor/pyodide/pyodide.asm.wasm",
         "static/vendor/pyscript/core-AbCd1234.js",
     ]
@@ -99,7 +102,10 @@ def test_the_real_site_list_covers_the_runtime_and_every_pyscript_chunk(
             assert f"static/vendor/{folder}/{path.name}" in listed
     assert {"./", "static/vendor/app.zip", "static/app.css", "static/config.json",
             "static/config.js", "static/pyscript.json", "static/sw-register.js",
-            "static/manifest.webmanifest", "py/webui/main.py"} <= listed
+            "static/manifest.webmanifest", "py/webui/main.py", "boot/preboot.js",
+            "boot/pyodide-early.mjs", "boot/snapshot.mjs", "boot/snapshot-worker.mjs",
+            "boot/sw-kept.js"} <= listed
+    assert not [url for url in listed if url.startswith("boot/build/")]
     assert "sw.js" not in listed  # the browser fetches the worker itself
 
 

@@ -1,4 +1,4 @@
-"""scripts/trim_stdlib.py (the trimmed stdlib zip) and build.py's PyScript chunk selection."""
+"""boot/build/trim_stdlib.py (the trimmed stdlib zip) and build.py's PyScript chunk selection."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "boot" / "build"))
 
 from build import disabled_plugins, pyscript_files  # noqa: E402
 from trim_stdlib import (  # noqa: E402

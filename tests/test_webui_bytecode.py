@@ -1,4 +1,4 @@
-"""webui.bytecode: the standard library zip rebuilt with every module compiled.
+"""webui.boot.bytecode: the standard library zip rebuilt with every module compiled.
 
 The import test runs with the `compile` builtin made to fail, so an import only succeeds if it
 used the bytecode (zipimport calls it for a source)."""
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from webui.bytecode import MARKER, BytecodeZip, booted_on_bytecode
+from webui.boot.bytecode import MARKER, BytecodeZip, booted_on_bytecode
 
 ZIP_FILES = {
     "lczipmod.py": "VALUE = 41 + 1\n",

@@ -1,4 +1,4 @@
-"""webui.warm_boot compiles only while the player leaves the page alone (`_until_quiet`)."""
+"""webui.boot.warm compiles only while the player leaves the page alone (`_until_quiet`)."""
 
 from __future__ import annotations
 
@@ -26,13 +26,13 @@ WarmBoot = tuple[types.ModuleType, Clock]
 
 @pytest.fixture
 def warm_boot(monkeypatch: pytest.MonkeyPatch) -> WarmBoot:
-    """webui.warm_boot with `js.performance.now` on a fake clock and asyncio.sleep advancing it."""
+    """webui.boot.warm with `js.performance.now` on a fake clock and asyncio.sleep advancing it."""
     clock = Clock()
     fake_js = types.ModuleType("js")
     fake_js.performance = types.SimpleNamespace(now=clock.now)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "js", fake_js)
-    monkeypatch.delitem(sys.modules, "webui.warm_boot", raising=False)
-    module = importlib.import_module("webui.warm_boot")
+    monkeypatch.delitem(sys.modules, "webui.boot.warm", raising=False)
+    module = importlib.import_module("webui.boot.warm")
     real_sleep = asyncio.sleep
 
     async def sleep(seconds: float) -> None:

@@ -1,7 +1,7 @@
 // Compile the app's Python to bytecode with the shipped runtime's own CPython (called by
-// scripts/build.py at build time).
+// app_zip.py beside it, which scripts/build.py runs at build time).
 //
-// usage: node scripts/compile_app.mjs <pyodide dir> <pyscript dir> <sources.zip> <bytecode.zip>
+// usage: node boot/build/compile_app.mjs <pyodide dir> <pyscript dir> <sources.zip> <bytecode.zip>
 //
 // - Every `name.py` of sources.zip becomes `name.pyc` in bytecode.zip: a pyc the import system
 //   loads without a source next to it (sourceless), compiled as the file `name.py` (what
@@ -11,7 +11,7 @@
 // - PyScript's own Python package, which PyScript writes into the working directory at every
 //   boot from a string in one of its chunks, becomes `pyscript/<module>.pyc`, and the standard
 //   modules of SHADOWED_STDLIB (which that package imports: `html` and its entity table, 74 ms
-//   to compile from source in the page) `html/...pyc`. static/pyodide-early.mjs puts this zip
+//   to compile from source in the page) `html/...pyc`. boot/pyodide-early.mjs puts this zip
 //   first on sys.path, so these are imported instead of the sources. They are unchecked
 //   hash-based pycs: run as they are, the header keeps the hash of the source they were made
 //   from (e2e/test_bytecode.py compares it with what PyScript writes in the page).
@@ -22,7 +22,7 @@ import { pathToFileURL } from "url";
 
 const [pyodideDir, pyscriptDir, sourcesZip, bytecodeZip] = process.argv.slice(2);
 if (!bytecodeZip) {
-  console.error("usage: node scripts/compile_app.mjs <pyodide dir> <pyscript dir> " +
+  console.error("usage: node boot/build/compile_app.mjs <pyodide dir> <pyscript dir> " +
                 "<sources.zip> <bytecode.zip>");
   process.exit(2);
 }

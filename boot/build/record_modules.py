@@ -1,4 +1,4 @@
-"""Record which standard-library modules the game imports (for scripts/trim_stdlib.py --record).
+"""Record which standard-library modules the game imports (for boot/build/trim_stdlib.py --record).
 
 Builds the site into a temporary folder with Pyodide's FULL python_stdlib.zip, serves it with
 scripts/serve.py and its loopback PeerJS broker (scripts/site_browser.py), and plays through the
@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import random
 import shutil
+import sys
 import zipfile
 from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page, sync_playwright
-from site_browser import chromium_options, served_site  # scripts/site_browser.py
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+from site_browser import chromium_options, served_site  # noqa: E402  (scripts/site_browser.py)
 FULL_STDLIB = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
 READY = "() => document.documentElement.dataset.ready === 'true'"
 SKIP_ACTIONS = {"update", "reload", "share-room", "copy-link", "leave-room", "new-match",

@@ -1,12 +1,12 @@
 """The page's boot: the page first, the controller as soon as it is needed (docs/boot.md).
 
 The first screen is the setup form, plain HTML in index.html that works while Python boots
-(static/preboot.js keeps a Start pressed meanwhile): the boot only puts it into the player's
+(boot/preboot.js keeps a Start pressed meanwhile): the boot only puts it into the player's
 language and says the page is ready. The controller (webui/controller.py), and with it the
 rules engine, the seats and the screens, is imported just after, a module at a time (`LATER`),
 or at once when it is needed first: a match or room to resume, a join link, a Start pressed
 during the boot, a click. Then the boot prepares the next boots while the player is idle
-(webui/warm_boot.py).
+(webui/boot/warm.py).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 import js  # type: ignore[import-not-found]
 
+from webui.boot.warm import warm_up
 from webui.frame import Frame
 from webui.i18n import LANG_KEY, pick_language
 from webui.online.codes import ONLINE_SAVE_KEYS, code_from_query
 from webui.page import Page
 from webui.seats import MATCH_KEY
-from webui.warm_boot import warm_up
 
 if TYPE_CHECKING:
     from webui.controller import MatchController

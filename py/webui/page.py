@@ -194,7 +194,7 @@ class Page:
         return self._shown is not None and _query("#screen details.log[open]") is not None
 
     def pending_start(self) -> bool:
-        """Whether Start was pressed while Python booted (static/preboot.js); asked once."""
+        """Whether Start was pressed while Python booted (boot/preboot.js); asked once."""
         body = js.document.body
         if body.getAttribute("data-pending-start") != "true":
             return False

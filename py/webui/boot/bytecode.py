@@ -1,6 +1,6 @@
 """Bytecode for the next boots: the standard library zip again, with every module compiled.
 
-The game ships its own modules compiled (app.zip, scripts/compile_app.mjs) but not the standard
+The game ships its own modules compiled (app.zip, boot/build/compile_app.mjs) but not the standard
 library's, which would cost about 1 MB more on a first visit: every boot compiles from source
 every standard module it imports, most of the runtime's start-up. Once a page has booted,
 `BytecodeZip` compiles, a module per step (the page runs a step when it is idle), the modules of
@@ -69,7 +69,7 @@ class BytecodeZip:
                 new.writestr(_stored(info.filename, info.date_time), self._original.read(info))
             for name, data in sorted(self._pycs.items()):
                 new.writestr(_stored(name), data)
-            new.writestr(_stored(MARKER), b"bytecode compiled by webui.bytecode\n")
+            new.writestr(_stored(MARKER), b"bytecode compiled by webui.boot.bytecode\n")
         return out.getvalue()
 
 

@@ -1,13 +1,13 @@
 """Faster next boots, prepared while the player leaves the page alone (`warm_up`).
 
-1. Bytecode (webui.bytecode, sw.js): once the page has booted from sources and the player has
+1. Bytecode (webui.boot.bytecode, sw.js): once the page has booted from sources and the player has
    left it alone for a moment, it compiles, a module at a time and only while no one is
    clicking, the standard library zip it booted from, then hands the new zip to the service
    worker (window.lcPwa.keepBytecode in static/sw-register.js). The next boots get it.
-2. Boot snapshot (static/boot-snapshot.mjs): then, if this page booted the normal way, a
+2. Boot snapshot (boot/snapshot.mjs): then, if this page booted the normal way, a
    worker boots a second runtime, imports the modules this page has imported and hands a
    memory snapshot of it to the service worker (window.lcBoot.makeSnapshot, from
-   static/pyodide-early.mjs). The next boots start from it.
+   boot/pyodide-early.mjs). The next boots start from it.
 
 <html data-bytecode> says how the first went: "booted" (this boot ran on kept bytecode),
 "compiling", "kept", "refused" (the worker's version is not the one this page booted from:
@@ -35,14 +35,14 @@ def _stdlib_zip() -> str:
 
 
 def _app_zip() -> str:
-    """The app's zip this boot imports from (static/pyodide-early.mjs writes it)."""
+    """The app's zip this boot imports from (boot/pyodide-early.mjs writes it)."""
     import webui
 
     return str(webui.__loader__.archive)  # type: ignore[attr-defined]
 
 
 def boot_key(stdlib: bytes) -> dict[str, str]:
-    """What this boot ran on, as the service worker checks it (static/sw-kept.js): the Pyodide
+    """What this boot ran on, as the service worker checks it (boot/sw-kept.js): the Pyodide
     release and the hashes (as in the precache list) of the standard library zip `stdlib` and
     app.zip."""
     import hashlib  # not at boot: only a page left idle gets here
@@ -98,7 +98,7 @@ async def _keep_bytecode(last_input: Callable[[], float]) -> None:
     await _until_quiet(last_input)
     from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
-    from webui.bytecode import BytecodeZip, booted_on_bytecode  # zipfile: not at boot
+    from webui.boot.bytecode import BytecodeZip, booted_on_bytecode  # zipfile: not at boot
 
     root = js.document.documentElement
     path = _stdlib_zip()
