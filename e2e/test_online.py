@@ -238,7 +238,8 @@ PAYLOAD = "<img src=x onerror=window.__pwned=1>"
 def test_a_hostile_message_from_the_guest_stops_the_match_on_the_hosts_page(
         online_match: Match) -> None:
     """Raw text on the guest's real channel, past its page: the host's page stops the match
-    with a notice, keeps the evidence in its save, injects nothing; and what it had stays."""
+    with a notice, keeps the evidence in its save, injects nothing; what it had stays; and
+    leaving sets the save aside rather than losing it."""
     host, guest = online_match.host.page, online_match.guest.page
     mark = online_match.play(3)
     before = json.loads(saved_text(host, HOST_KEY) or "null")
@@ -259,6 +260,10 @@ def test_a_hostile_message_from_the_guest_stops_the_match_on_the_hosts_page(
     assert not {"select", "draw", "play", "discard"} & set(by)  # no move is offered
     host.click('.online-status [data-action="leave-room"]')  # nothing left to play: no question
     host.wait_for_selector('[data-screen="setup"]')
+    aside = host.evaluate(f"""() => Object.keys(localStorage)
+        .filter((k) => k.startsWith('{HOST_KEY}.set-aside.')).map((k) => localStorage[k])""")
+    assert len(aside) == 1  # leaving keeps the evidence aside
+    assert json.loads(aside[0])["peer"]["stopped"]["evidence"]["message"] == hostile
 
 
 def test_a_guest_on_another_app_version_is_told_to_reload(

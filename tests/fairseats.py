@@ -28,6 +28,13 @@ class Store:
         self.items: dict[str, str] = {}
         self.events = events
 
+    @property
+    def length(self) -> int:
+        return len(self.items)
+
+    def key(self, index: int) -> str | None:
+        return list(self.items)[index] if index < len(self.items) else None
+
     def getItem(self, key: str) -> str | None:  # noqa: N802 - the Web Storage API's name
         return self.items.get(key)
 

@@ -313,3 +313,20 @@ def test_the_save_text_is_the_save() -> None:
                 for t in seat.peer.sent_after(3)] == out[3:]
     fresh = FairHost.create("ABCDEF", Options(), 0, "Ana", 0.0)
     assert json.loads(fresh.saved_text() or "") == fresh.to_json()
+
+
+def test_leaving_a_stopped_match_sets_its_evidence_aside() -> None:
+    pair = Pair(Options(rounds=1), first=0, seed=11)
+    pair.play(4)
+    store = pair.storage["guest"]
+    pair.conn.to_guest.append("\u0000 not a message")
+    pair.conn.deliver()
+    assert pair.guest.stopped
+    kept = pair.guest.saved_text()
+    pair.guest.leave()
+    aside = [k for k in store.items if k.startswith(GUEST_KEY + ".set-aside.")]
+    assert len(aside) == 1 and store.items[aside[0]] == kept
+    assert json.loads(kept or "")["peer"]["stopped"]["code"] == "bad-message"
+    assert GUEST_KEY not in store.items
+    pair.host.leave()  # a match that was not stopped leaves nothing aside
+    assert not [k for k in pair.storage["host"].items if ".set-aside." in k]

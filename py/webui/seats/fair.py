@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Protocol, TypeVar
 
@@ -40,7 +41,7 @@ from webui.online.codes import GUEST_KEY, HOST_KEY, normalize_code
 from webui.online.control import Control, ControlError, MatchSetup, check_name
 from webui.online.liveness import PING_EVERY, Liveness, RateLimit, State
 from webui.seats import Move, Refusal, Remote, Seat, View, refusal_of, refused
-from webui.setaside import Storage
+from webui.setaside import Storage, set_aside
 
 HOST_SEAT: Final = 0
 GUEST_SEAT: Final = 1
@@ -307,6 +308,14 @@ class FairSeat(Seat):
         make again."""
         self._store = storage
 
+    def _keep_evidence(self) -> None:
+        """The player leaves a match a failed check stopped: its save (the match up to the last
+        good message, the error and its evidence) is set aside (webui/setaside.py), not lost
+        with the room."""
+        if self._store is not None and self.stopped:
+            set_aside(self._store, self.save_key, self._text(), int(time.time() * 1000),
+                      self._warn)
+
     def _persist(self) -> None:
         if self._store is None:
             return
@@ -535,7 +544,9 @@ class FairHost(FairSeat):
 
     def leave(self) -> None:
         """The host leaves the room for good: the guest is told (``bye``), then the room
-        leaves the broker (a moment later, so that the goodbye goes out)."""
+        leaves the broker (a moment later, so that the goodbye goes out). A match a failed
+        check stopped is set aside first."""
+        self._keep_evidence()
         if self._link is not None:
             self._link.send(control.bye())
             self._link.close()
@@ -735,7 +746,9 @@ class FairGuest(FairSeat):
             self.transport = None
 
     def leave(self) -> None:
-        """The guest leaves for good: the host sees the connection go."""
+        """The guest leaves for good: the host sees the connection go. A match a failed check
+        stopped is set aside first."""
+        self._keep_evidence()
         self.hang_up()
 
     # ---- saving ----------------------------------------------------------------------------
