@@ -1,18 +1,15 @@
-/* The boot snapshot's worker (boot/snapshot.mjs starts it; the format is described
- * there): one job a worker.
+/* Makes a boot snapshot, in a worker so that the page stays responsive while a second runtime
+ * starts (boot/snapshot.mjs starts it; the format is described there).
  *
- * {read: url}: reads the kept snapshot from the Cache Storage and checks it (`check`), in this
- * idle thread rather than the page's busy one; answers {buffer} (transferred) or {error}.
- *
- * {modules}: makes a boot snapshot, so that the page stays responsive while a second runtime
- * starts. `modules` are the names of the modules the page has imported. It boots Pyodide with
+ * Message in: {modules}, the names of the modules the page has imported. It boots Pyodide with
  * its private `_makeSnapshot` option, from the same files and the same standard library zip as
  * the page (the service worker answers both), puts app.zip first on sys.path as the page does,
  * imports those modules (a module that cannot be imported here, such as PyScript's, is left to
  * the page), and answers {key: {runtime, stdlib, app}, snapshot, timings} (the image encoded,
- * its ArrayBuffer transferred) or {error}.
+ * its ArrayBuffer transferred) or {error, timings}.
  */
-import { APP_PATH, APP_URL, check, encode, sha256 } from "./snapshot.mjs";
+import { loadPyodide, version } from "../static/vendor/pyodide/pyodide.mjs";
+import { APP_PATH, APP_URL, encode, sha256 } from "./snapshot.mjs";
 
 const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
 const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
@@ -32,7 +29,6 @@ json.dumps([failed, json.__loader__.archive])
 `;
 
 async function snapshot(modules) {
-  const { loadPyodide, version } = await import("../static/vendor/pyodide/pyodide.mjs");
   const timings = {};
   let time = performance.now();
   const lap = (name) => {
@@ -76,19 +72,9 @@ async function snapshot(modules) {
   return { key, snapshot: encoded, timings: { ...timings, image: image.length, failed } };
 }
 
-async function read(url) {
-  const found = await caches.match(url);
-  if (!found) throw new Error("boot snapshot: missing");
-  const buffer = await found.arrayBuffer();
-  check(buffer);
-  return { buffer };
-}
-
 self.onmessage = ({ data }) => {
-  const job = typeof data.read === "string" ? read(data.read)
-    : snapshot(Array.isArray(data.modules) ? data.modules : []);
-  job.then(
-    (answer) => self.postMessage(answer, [answer.buffer ?? answer.snapshot]),
-    (error) => self.postMessage({ error: String(error.message ?? error) }),
+  snapshot(Array.isArray(data.modules) ? data.modules : []).then(
+    (made) => self.postMessage(made, [made.snapshot]),
+    (error) => self.postMessage({ error: String(error), timings: {} }),
   );
 };

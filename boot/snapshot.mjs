@@ -80,7 +80,7 @@ export function encode(image) {
 }
 
 /* Throws unless `buffer` is a container that `encode` wrote, undamaged (its checksum). */
-export function check(buffer) {
+function check(buffer) {
   const view = new DataView(buffer);
   if (buffer.byteLength < HEADER || view.getUint32(0, true) !== MAGIC) fail("not a snapshot");
   const [page, count, a, b] = [8, 12, 16, 20].map((at) => view.getUint32(at, true));
@@ -91,7 +91,7 @@ export function check(buffer) {
 
 /* Writes the pages of the container `buffer` (already checked) into `into`: zeros, exactly
  * the image's length. Throws on a malformed layout. */
-export function unpack(buffer, into) {
+function unpack(buffer, into) {
   const view = new DataView(buffer);
   const [size, count] = [4, 12].map((at) => view.getUint32(at, true));
   if (into.length !== size) fail("not the size recorded");
@@ -129,27 +129,29 @@ export async function sha256(buffer) {
 /* {size, image(into)}, or null when the service worker has none (the page is not controlled,
  * or nothing matches). `size` is the image's length, from the service worker's record: the
  * runtime can be started with an array of that size before the bytes are in. The bytes are read
- * and checked at once in a worker (snapshot-worker.mjs), while the service worker checks the
- * record: the page's main thread, busy with the boot, would take the 14 MB chunk by chunk, each
- * chunk waiting for its long tasks (up to a second on a loaded machine, against ~40 ms for the
- * same read in an idle thread). image(into) then writes its pages into `into` (zeros), a copy
- * left until the caller is ready for it (after the shell's first paint); it rejects if the
- * snapshot is missing, damaged or malformed. */
+ * at once, straight from the cache as a blob (a fetched body would wait for the page's busy main
+ * thread chunk by chunk), while the service worker checks the record; image(into) then checks
+ * and decodes them into `into` (zeros), main-thread work left until the caller is ready for it
+ * (after the shell's first paint). It rejects if the image is damaged or malformed (`decode`). */
 export async function open() {
   if (!navigator.serviceWorker?.controller) return null;
-  const bytes = inWorker({read: SNAPSHOT_KEY}).then(({buffer}) => {
-    performance.mark("lc:snapshot-read");  // for scripts/bench_load.py
-    return buffer;
-  });
-  bytes.catch(() => {});  // image() hands its failure on
+  const stored = caches.match(SNAPSHOT_KEY).then((found) => found && found.blob());
+  stored.catch(() => {});  // awaited below when the record says there is one
   const record = await fetch(SNAPSHOT_URL);
   if (record.status !== 200) return null;  // 204: none
   const { size } = await record.json();
   if (!Number.isSafeInteger(size) || size <= 0) fail("bad record");
+  const bytes = stored.then(async (blob) => {
+    if (!blob) throw new Error("boot snapshot: missing");
+    const buffer = await blob.arrayBuffer();
+    performance.mark("lc:snapshot-read");  // for scripts/bench_load.py
+    return buffer;
+  });
+  bytes.catch(() => {});  // image() hands its failure on
   return {
     size,
     image: (into) => bytes.then((buffer) => {
-      unpack(buffer, into);
+      decode(buffer, into);
       performance.mark("lc:snapshot-decoded");
     }),
   };
