@@ -43,9 +43,10 @@ never reaches the server), each counted at the brotli (quality 11) and gzip (lev
 the file served, as a static host that compresses would send it. The sizes are cached by content
 hash in ~/.cache/lostcities-bench/ (brotli 11 on the 9.6 MB wasm takes minutes).
 
-Move latency: a whole pass-and-play match (3 rounds) played by random legal clicks in the game;
-for each click on a table button (a card, play, discard, a draw), the time from the click
-event (event.timeStamp) to the first DOM mutation under #app that follows it, measured in-page.
+Move latency: a whole pass-and-play match (3 rounds) played by random legal clicks in the game,
+then in the base with --baseline; for each click on a table button (a card, play, discard, a
+draw), the time from the click event (event.timeStamp) to the first DOM mutation under #app
+that follows it, measured in-page.
 
 Online propagation: runs scripts/bench_online.py (a room between two pages over the loopback
 broker) and reports its overall p50/p95.
@@ -395,7 +396,7 @@ def print_snapshots(runs: list[dict[str, dict[str, Any]]], kinds: list[str]) -> 
 
 def move_latencies(pw: Playwright, url: str, tmp: Path, seed: int) -> dict[str, list[float]]:
     """Click latencies (ms) by action over one whole 3-round pass-and-play match."""
-    context = launch(pw, tmp / "profile-moves")
+    context = launch(pw, tmp / f"profile-moves-{time.monotonic_ns()}")
     page, _ = load(context, url)
     page.select_option('[data-option="rounds"]', "3")
     page.click('[data-action="start"]')
@@ -468,7 +469,7 @@ def main() -> int:
     cache = json.loads(CACHE.read_text()) if CACHE.is_file() else {}
     runs: list[dict[str, dict[str, Any]]] = []
     loads: list[str] = []
-    latencies: dict[str, list[float]] = {}
+    latencies: dict[str, dict[str, list[float]]] = {}
     with ExitStack() as stack:
         site = stack.enter_context(served_site(with_bare_page(args.tree)))
         sites = {"bare": site, "game": site}
@@ -486,17 +487,19 @@ def main() -> int:
                 f"{kind} cold {runs[-1][kind]['cold ready']:.0f} warm "
                 f"{runs[-1][kind]['warm ready']:.0f} ms" for kind in kinds), flush=True)
         if not args.no_moves:
-            latencies = move_latencies(pw, site.url, tmp, seed=1)
+            for kind in kinds[1:]:  # the game, then the base
+                latencies[kind] = move_latencies(pw, sites[kind].url, tmp, seed=1)
     print(f"machine at the end: {machine()}")
     if args.tree:
         print(f"game: the game at {args.tree}")
     print_loads(runs, kinds, args.baseline, loads)
     print_boots(runs, kinds)
     print_snapshots(runs, kinds)
-    if latencies:
-        every = [v for values in latencies.values() for v in values]
-        print(f"\nmove latency, click -> DOM updated, one 3-round match ({len(every)} clicks)")
-        for name, values in [("all", every), *sorted(latencies.items())]:
+    for kind, by_action in latencies.items():
+        every = [v for values in by_action.values() for v in values]
+        print(f"\nmove latency of the {kind}, click -> DOM updated, one 3-round match "
+              f"({len(every)} clicks)")
+        for name, values in [("all", every), *sorted(by_action.items())]:
             print(f"  {name:<10} n={len(values):<4} p50 {pct(values, 50):6.1f} ms   "
                   f"p95 {pct(values, 95):6.1f} ms   max {max(values):6.1f} ms")
     if not args.no_online:
