@@ -5,20 +5,19 @@ stood in for)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable, Coroutine
 from html import unescape
 from typing import Any
 
 import pytest
 
+import controllerkit
 import lostcities as lc
+from controllerkit import FORM, MemoryStorage, click_move, first_legal, page_of, run, until
 from test_history import play_match
 from test_rules_doc import examples
 from test_stats_screen import Page
 from webui.controller import MatchController
-from webui.frame import Frame
 from webui.guide import STEPS, GuideMatch
 from webui.history import APP, load
 from webui.history_store import HISTORY_KEY
@@ -29,140 +28,11 @@ from webui.seats import MATCH_KEY, Remote, Seat, View
 from webui.seats.computer import BotMatch
 from webui.series import series_key
 
-FORM = {"name1": "Ana", "name2": "Ben", "rounds": "1", "starts": "0", "mode": "local",
-        "opponent": "human"}
 
+class MemoryPage(controllerkit.MemoryPage):
+    """The page in memory; its epoch clock goes on a second at each look."""
 
-class MemoryStorage:
-    """localStorage in memory."""
-
-    def __init__(self) -> None:
-        self.items: dict[str, str] = {}
-
-    @property
-    def length(self) -> int:
-        return len(self.items)
-
-    def key(self, index: int) -> str | None:
-        return list(self.items)[index] if index < len(self.items) else None
-
-    def getItem(self, key: str) -> str | None:  # noqa: N802 - the Web Storage API's name
-        return self.items.get(key)
-
-    def setItem(self, key: str, value: str) -> None:  # noqa: N802
-        self.items[key] = value
-
-    def removeItem(self, key: str) -> None:  # noqa: N802
-        self.items.pop(key, None)
-
-
-class Later:
-    def __init__(self, page: MemoryPage, callback: Callable[[], None]) -> None:
-        self.page, self.callback = page, callback
-
-    def request(self) -> None:
-        if self.callback not in self.page.due:
-            self.page.due.append(self.callback)
-
-
-class MemoryPage:
-    """The page as the controller sees it (its `Display`), in memory; its clock goes on a
-    second at each look."""
-
-    ticks = 0
-
-    def __init__(self, form: dict[str, object] | None = None) -> None:
-        self.form: dict[str, object] = dict(FORM if form is None else form)
-        self.frames: list[Frame] = []
-        self.due: list[Callable[[], None]] = []
-        self.logged: list[str] = []
-
-    @property
-    def shown(self) -> Frame:
-        return self.frames[-1]
-
-    def paint(self) -> None:
-        """The next paint: what waited for it runs (the match's save)."""
-        due, self.due = self.due, []
-        for callback in due:
-            callback()
-
-    def show(self, frame: Frame) -> None:
-        self.frames.append(frame)
-
-    def form_values(self) -> dict[str, object]:
-        return dict(self.form)
-
-    def log_open(self) -> bool:
-        return False
-
-    def hide_setup_wait(self) -> None:
-        pass
-
-    def after_paint(self, callback: Callable[[], None]) -> Later:
-        return Later(self, callback)
-
-    def every_second(self, callback: Callable[[], None]) -> None:
-        pass
-
-    def on_window(self, event: str, callback: Callable[[], None]) -> None:
-        pass
-
-    def on_update_ready(self, callback: Callable[[], None]) -> None:
-        pass
-
-    def update_ready(self) -> bool:
-        return False
-
-    def apply_update(self) -> None:
-        raise AssertionError("no update here")
-
-    def reload(self) -> None:
-        raise AssertionError("no reload here")
-
-    def clock(self) -> float:
-        return 0.0
-
-    def stamp(self) -> int:
-        MemoryPage.ticks += 1
-        return 1_700_000_000_000 + 1000 * MemoryPage.ticks
-
-    def log(self, text: str) -> None:
-        self.logged.append(text)
-
-
-def page_of(controller: MatchController) -> MemoryPage:
-    page = controller.page
-    assert isinstance(page, MemoryPage)
-    return page
-
-
-def first_legal(view: View) -> dict[str, Any]:
-    return next(m for m in view["legal_moves"] if m["type"] != "undo")
-
-
-def click_move(controller: MatchController, move: dict[str, Any]) -> None:
-    """The clicks that make `move` on the table."""
-    if move["type"] in ("play", "discard"):
-        controller.click("select", {"card": move["card"]})
-        controller.click(move["type"], {})
-    elif move["type"] == "draw":
-        controller.click("draw", {"source": move["source"]})
-    else:
-        controller.click(move["type"], {})
-
-
-def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    asyncio.run(scenario())
-
-
-async def until(condition: Callable[[], bool], rounds: int = 100_000) -> None:
-    """Let the controller's tasks run until `condition()` holds (a hang guard, no clock)."""
-    for _ in range(rounds):
-        if condition():
-            return
-        await asyncio.sleep(0)
-    raise AssertionError("the condition never held")
+    stamp_step = 1000
 
 
 class Downloads:
