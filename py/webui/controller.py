@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from webui import pwa
 from webui.frame import Frame
 from webui.hint import can_hint, hint_steps, render_hint
-from webui.html import EMPTY, Markup, button, el, join, region
+from webui.html import EMPTY, Markup, button, confirm, el, join, region
 from webui.i18n import LANG_KEY, t
 from webui.online.screens import status_bar, sync_mark
 from webui.screens import render_doc, render_rules, screen_name
@@ -515,11 +515,9 @@ class MatchController:
                 button("dismiss-notice", t(lang, "notice.dismiss"), css="btn small"),
                 class_="notice", role="alert"))
         if asking:
-            parts.append(el(
-                "div", el("p", t(lang, "abandon.confirm"), id="abandon-q"),
-                button("abandon-yes", t(lang, "abandon.yes"), css="btn danger"),
-                button("abandon-no", t(lang, "abandon.no"), css="btn primary"),
-                class_="notice confirm", role="alertdialog", aria_labelledby="abandon-q"))
+            parts.append(confirm("abandon-q", t(lang, "abandon.confirm"),
+                                 ("abandon-yes", t(lang, "abandon.yes")),
+                                 ("abandon-no", t(lang, "abandon.no"))))
         parts.append(pwa.offer(lang, screen, self.page.update_ready))
         return join(parts)
 

@@ -12,8 +12,8 @@ from webui.cards import card_face, card_name, parse_card
 from webui.markup import EMPTY, Markup, attrs, el, esc, html, join, region, void
 from webui.symbols import icon
 
-__all__ = ["EMPTY", "Markup", "attrs", "button", "card_inner", "card_span", "el", "esc", "html",
-           "icon", "join", "region", "void"]
+__all__ = ["EMPTY", "Markup", "attrs", "button", "card_inner", "card_span", "confirm", "el", "esc",
+           "html", "icon", "join", "region", "void"]
 
 _HS_TAG = el("span", "×", class_="hs-tag", aria_hidden="true")
 
@@ -50,3 +50,11 @@ def button(action: str, label: object, *, disabled: bool = False, css: str = "bt
     extra = {f"data_{k}": v for k, v in data.items()}
     return el("button", label, type="button", class_=css, data_action=action,
               disabled=disabled, aria_label=aria_label, aria_describedby=describedby, **extra)
+
+
+def confirm(question_id: str, question: str, yes: tuple[str, str], no: tuple[str, str]) -> Markup:
+    """A question asked in the page (an ``alertdialog``): the answers are `yes` and `no`, each
+    an (action, label) pair; `yes` is the dangerous one."""
+    return el("div", el("p", question, id=question_id),
+              button(yes[0], yes[1], css="btn danger"), button(no[0], no[1], css="btn primary"),
+              class_="notice confirm", role="alertdialog", aria_labelledby=question_id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from webui.html import EMPTY, Markup, button, el, join, void
+from webui.html import EMPTY, Markup, button, confirm, el, join, void
 from webui.i18n import t
 
 QUIET_ZONE = 4
@@ -143,11 +143,9 @@ def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str
         class_=f"online-status {state}", data_connection=state, data_sync=sync,
         data_host_away=host_away, data_waiting="true" if waiting else None, role="status")]
     if confirm_leave:
-        parts.append(el(
-            "div", el("p", t(lang, "status.leave.confirm"), id="leave-q"),
-            button("leave-room", t(lang, "status.leave.yes"), css="btn danger"),
-            button("stay", t(lang, "status.stay"), css="btn primary"),
-            class_="notice confirm", role="alertdialog", aria_labelledby="leave-q"))
+        parts.append(confirm("leave-q", t(lang, "status.leave.confirm"),
+                             ("leave-room", t(lang, "status.leave.yes")),
+                             ("stay", t(lang, "status.stay"))))
     if reload:
         parts += [_notice(reload, "error"), button("reload", t(lang, "status.reload"))]
     elif error:
