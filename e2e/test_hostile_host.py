@@ -42,8 +42,10 @@ async (code) => {
   await new Promise((resolve, reject) => { peer.on("open", resolve); peer.on("error", reject); });
   peer.on("connection", (conn) => {
     const send = (texts) => { for (const text of texts) conn.send(text); };
-    window.__lcSend = (text) => conn.send(text);
-    conn.on("open", async () => send(await window.lcPeer("open", conn.metadata?.token ?? "")));
+    conn.on("open", async () => {
+      window.__lcSend = (text) => conn.send(text);  // once the channel is open
+      send(await window.lcPeer("open", conn.metadata?.token ?? ""));
+    });
     conn.on("data", async (data) => send(await window.lcPeer("data", String(data))));
   });
 }

@@ -188,9 +188,10 @@ class FairSeat(Seat):
         error = self.peer.error if self.peer is not None else None
         if error is None:
             return ""
-        return (f"The match was stopped: {error.message} ({error.code}). The other page"
-                " sent something that fails the fair-play checks; your save keeps the"
-                " evidence.")
+        why = ("This page met an error of its own" if error.code == "internal" else
+               "The other page sent something that fails the fair-play checks")
+        return (f"The match was stopped: {error.message} ({error.code}). {why}; your save"
+                " keeps the evidence.")
 
     def waiting(self) -> bool:
         """Whether the match waits on the other page's messages."""
