@@ -18,6 +18,7 @@ from typing import Any
 
 from conftest import AppPage
 from playwright.sync_api import BrowserContext, Page
+from test_table import BUTTONS_JS  # the screen and the enabled buttons, with their data-* hooks
 
 from lostcities.fair.sodium import SodiumGroup
 from webui.online.codes import GUEST_KEY, HOST_KEY
@@ -26,13 +27,6 @@ from webui.seats.fair import FairGuest, FairHost, FairSeat
 GROUP = SodiumGroup()
 ALL_OPTIONS = ("sixth-colour", "jobs", "skills", "objectives", "mixups")
 
-BUTTONS_JS = """() => ({
-  screen: document.body.dataset.screen,
-  buttons: [...document.querySelectorAll('#app button[data-action]:not([disabled])')]
-    .filter(b => !b.closest('[hidden]'))
-    .map(b => { const d = Object.assign({}, b.dataset); delete d.moving; return d; }),
-})"""
-"""The screen and the enabled buttons of a page, with their data-* hooks."""
 
 TURN_ACTIONS = frozenset({"select", "draw", "undo", "radio", "airlift", "sabotage", "pick-job",
                           "next-round"})
