@@ -15,7 +15,9 @@
  * - bytecode and boot snapshot: what the idle page prepares for the next boots is kept in this
  *   version's cache only if it is what a page of this version makes (boot/sw-kept.js).
  *   {type: "bytecode"}, {type: "drop-bytecode"}, {type: "snapshot"}, {type: "drop-snapshot"};
- *   GET __boot-snapshot__ answers the kept snapshot's record.
+ *   GET __boot-snapshot__ answers the kept snapshot's record. The runtime's wasm: GET
+ *   __runtime-wasm__ answers the validators of this version's copy, and a request for the wasm
+ *   marked for the HTTP cache is left to it (boot/wasm-cache.mjs).
  */
 "use strict";
 
@@ -130,5 +132,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
   if (request.url === SNAPSHOT_URL) return event.respondWith(serveSnapshot());
+  if (request.url === RUNTIME_WASM_URL) return event.respondWith(serveRuntimeWasm());
+  if (passToHttpCache(request)) return;  // the page checks what the HTTP cache gives
   event.respondWith(request.mode === "navigate" ? navigate(request) : fromCache(request));
 });

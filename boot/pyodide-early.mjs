@@ -19,6 +19,7 @@
  */
 import { loadPyodide as loadRuntime, version } from "../static/vendor/pyodide/pyodide.mjs";
 import * as snapshots from "./snapshot.mjs";
+import * as wasmCache from "./wasm-cache.mjs";
 
 const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
 const { APP_URL, APP_PATH } = snapshots;  // app.zip: first on sys.path, never unpacked
@@ -33,6 +34,10 @@ sys.path.insert(0, "${APP_PATH}")`;
 const RESTORED = `import random, sys
 if "webui.app" not in sys.modules: raise RuntimeError("this snapshot does not hold the game")
 random.seed()`;
+const WASM_URL = new URL("pyodide.asm.wasm", indexURL).href;
+/* This version's wasm as its service worker names it, for the HTTP cache (wasm-cache.mjs). */
+const keptWasm = navigator.serviceWorker?.controller ? wasmCache.keptValidators()
+  : Promise.resolve("");
 const opening = snapshots.open().catch((error) => {
   console.warn(`boot snapshot not read: ${error}`);
   return null;
@@ -63,6 +68,7 @@ async function fromSnapshot(app) {
     image.fill(0, 0, 4);  // what was decoded so far is never restored
   });
   try {
+    await wasmFromHttpCache();
     const runtime = await loadRuntime({ indexURL, _loadSnapshot: image, fsInit: () => filled });
     runtime.FS.writeFile(APP_PATH, await app);
     runtime.runPython(RESTORED);
@@ -74,6 +80,18 @@ async function fromSnapshot(app) {
   }
 }
 
+/* The next loadRuntime() takes the wasm from the HTTP cache, with its compiled code, if it holds
+ * this version's (wasm-cache.mjs); <html data-wasm> says which way it came: "http-cache" or
+ * "service-worker" (nothing without a service worker, on a first visit). */
+async function wasmFromHttpCache() {
+  const expected = await keptWasm;
+  if (expected) {
+    wasmCache.fromHttpCache(WASM_URL, expected, (cached) => {
+      root.dataset.wasm = cached ? "http-cache" : "service-worker";
+    });
+  }
+}
+
 async function start() {
   performance.mark("lc:runtime-start");  // for scripts/bench_load.py
   try {
@@ -82,6 +100,7 @@ async function start() {
     let runtime = await fromSnapshot(app);
     root.dataset.boot = runtime ? "snapshot" : "normal";
     if (!runtime) {
+      await wasmFromHttpCache();
       runtime = await loadRuntime({ indexURL });
       runtime.FS.writeFile(APP_PATH, await app);
     }

@@ -3,13 +3,15 @@
  *
  * Message in: {modules}, the names of the modules the page has imported. It boots Pyodide with
  * its private `_makeSnapshot` option, from the same files and the same standard library zip as
- * the page (the service worker answers both), puts app.zip first on sys.path as the page does,
- * imports those modules (a module that cannot be imported here, such as PyScript's, is left to
- * the page), and answers {key: {runtime, stdlib, app}, snapshot, timings} (the image encoded,
- * its ArrayBuffer transferred) or {error, timings}.
+ * the page (the service worker answers both; the wasm comes from the HTTP cache as the page's
+ * does, boot/wasm-cache.mjs), puts app.zip first on sys.path as the page does, imports those
+ * modules (a module that cannot be imported here, such as PyScript's, is left to the page),
+ * and answers {key: {runtime, stdlib, app}, snapshot, timings} (the image encoded, its
+ * ArrayBuffer transferred) or {error, timings}.
  */
 import { loadPyodide, version } from "../static/vendor/pyodide/pyodide.mjs";
 import { APP_PATH, APP_URL, encode, sha256 } from "./snapshot.mjs";
+import { fromHttpCache, keptValidators } from "./wasm-cache.mjs";
 
 const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
 const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
@@ -36,6 +38,8 @@ async function snapshot(modules) {
     timings[name] = Math.round(now - time);
     time = now;
   };
+  const expected = await keptValidators();  // the wasm as the page takes it (wasm-cache.mjs)
+  if (expected) fromHttpCache(new URL("pyodide.asm.wasm", indexURL).href, expected);
   const [runtime, app] = await Promise.all([
     loadPyodide({ indexURL, _makeSnapshot: true }),
     fetch(APP_URL).then((response) => {

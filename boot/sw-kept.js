@@ -28,6 +28,11 @@
  *   this worker) and checks it (the container's checksum).
  *   {type: "drop-snapshot", failed} deletes it; `failed` (its restore threw) also keeps this
  *   version from taking another one.
+ * - The runtime's wasm from the HTTP cache, where V8 keeps its compiled code
+ *   (boot/wasm-cache.mjs): a GET of RUNTIME_WASM_URL answers the validators of this version's
+ *   copy ({validators}, JSON; 204 without them); a request for the wasm that carries
+ *   HTTP_CACHE_HEADER is not answered here (`passToHttpCache`): the page checks the HTTP
+ *   cache's answer against those validators and asks again without the header if they differ.
  */
 "use strict";
 
@@ -43,6 +48,9 @@ const SNAPSHOT_MAGIC = 0x3253434c;  // "LCS2", boot/snapshot.mjs
 const SNAPSHOT_PAGE = 65536;
 const SNAPSHOT_HEADER = 24;
 const APP = "static/vendor/app.zip";
+const RUNTIME_WASM_URL = new URL("./__runtime-wasm__", self.location).href;
+const WASM_URL = new URL("static/vendor/pyodide/pyodide.asm.wasm", self.location).href;
+const HTTP_CACHE_HEADER = "X-LC-Runtime";  // boot/wasm-cache.mjs HEADER
 /* The Pyodide release of the runtime files (its npm package.json, copied by scripts/build.py). */
 const RUNTIME_INFO = "static/vendor/pyodide/package.json";
 
@@ -254,4 +262,25 @@ function zipEntries(buffer) {
     return null;  // a name that is not UTF-8, or a field past the end
   }
   return at === end ? entries : null;
+}
+
+/* The validators of this version's wasm (as boot/wasm-cache.mjs `validators` reads them), or
+ * 204 when its copy has none. */
+async function serveRuntimeWasm() {
+  const kept = await (await caches.open(CACHE)).match(WASM_URL);
+  const tag = kept ? validators(kept) : "";
+  return tag ? new Response(JSON.stringify({validators: tag}),
+                            {headers: {"Content-Type": "application/json"}})
+    : new Response(null, {status: 204});
+}
+
+/* Whether `request` is one for the wasm that the page takes from the HTTP cache itself. */
+function passToHttpCache(request) {
+  return request.url === WASM_URL && request.headers.has(HTTP_CACHE_HEADER);
+}
+
+function validators(response) {
+  const tag = ["ETag", "Last-Modified", "Content-Length"]
+    .map((name) => response.headers.get(name) ?? "");
+  return tag.some(Boolean) ? tag.join("|") : "";
 }

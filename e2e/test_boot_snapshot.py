@@ -37,6 +37,18 @@ from test_pwa import (  # noqa: F401  (fixtures)
 from test_table import ClickBot
 
 BOOT = "() => document.documentElement.dataset.boot"
+WASM = "() => document.documentElement.dataset.wasm"
+# This version's copy of the wasm, kept by the service worker, made to look like another file
+# (other validators): the HTTP cache's copy must then not be used.
+OTHER_WASM = """async () => {
+    const cache = await caches.open('lostcities-' + await window.lcPwa.version());
+    const url = new URL('static/vendor/pyodide/pyodide.asm.wasm', document.baseURI).href;
+    const kept = await cache.match(url);
+    const headers = new Headers(kept.headers);
+    headers.set('Last-Modified', 'Thu, 01 Jan 1970 00:00:00 GMT');
+    headers.set('ETag', '"another-file"');
+    await cache.put(url, new Response(await kept.arrayBuffer(), {headers}));
+}"""
 SNAPSHOT_SETTLED = ("() => ['kept', 'refused', 'failed']"
                     ".includes(document.documentElement.dataset.snapshot)")
 SNAPSHOT = "() => document.documentElement.dataset.snapshot"
@@ -114,13 +126,21 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
         assert page.evaluate(BOOT) == "normal"
         snapshot_kept(page)
         reboot(player, "snapshot")
+        # The wasm came from the HTTP cache, with the code V8 compiled for it (boot/wasm-cache.mjs).
+        assert page.evaluate(WASM) == "http-cache"
         play_a_round(page, seed=1)
         # Booted from a snapshot, the page takes no other.
         assert page.evaluate(SNAPSHOT) is None
     assert server_is_down(url)
     player.context.set_offline(True)
     reboot(player, "snapshot")
+    assert page.evaluate(WASM) == "http-cache"  # no network needed
     play_a_round(page, seed=2)
+    # A wasm in the HTTP cache that is not this version's copy is not used.
+    page.evaluate(OTHER_WASM)
+    reboot(player, "snapshot")
+    assert page.evaluate(WASM) == "service-worker"
+    play_a_round(page, seed=6)
     assert player.page_errors == []
 
 

@@ -1,7 +1,8 @@
 """What the page and the service worker read from storage, run under Node: the boot snapshot's
 format (boot/snapshot.mjs `encode`/`decode`, and boot/sw-kept.js `snapshotContainer`,
-which must agree with `decode`), and the service worker's zip listing (`zipEntries`), on zips
-written by Python's zipfile."""
+which must agree with `decode`), the service worker's zip listing (`zipEntries`), on zips
+written by Python's zipfile, and the wasm's validators (boot/wasm-cache.mjs and sw-kept.js
+must read the same)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Runs the cases given as JSON on stdin; prints one JSON answer per case.
 RUNNER = r"""
 import { encode, decode } from "%(module)s";
+import { validators as pageValidators } from "%(wasm)s";
 import { readFileSync } from "node:fs";
 import vm from "node:vm";
 
@@ -27,9 +29,9 @@ const worker = {self: {location: "http://127.0.0.1/sw.js"}, URL, TextDecoder, Da
                 Uint8Array, Map};
 vm.createContext(worker);
 vm.runInContext(readFileSync("%(sw)s", "utf8") +
-                "\nself.zipEntries = zipEntries; self.snapshotContainer = snapshotContainer;",
-                worker);
-const {zipEntries, snapshotContainer} = worker.self;
+                "\nself.zipEntries = zipEntries; self.snapshotContainer = snapshotContainer;" +
+                "\nself.validators = validators;", worker);
+const {zipEntries, snapshotContainer, validators} = worker.self;
 
 const bytes = (list) => new Uint8Array(list);
 const cases = JSON.parse(readFileSync(0, "utf8"));
@@ -45,6 +47,10 @@ const answers = cases.map(({kind, data, size}) => {
     const into = new Uint8Array(size);
     try { decode(bytes(data).buffer, into); } catch (error) { return {decoded: false}; }
     return {decoded: true, busy: into.reduce((count, v) => count + (v !== 0), 0)};
+  }
+  if (kind === "validators") {  // the same headers read by the page and by the worker
+    const response = {headers: new Map(Object.entries(data))};
+    return [pageValidators(response), validators(response)];
   }
   if (kind === "container") {
     const buffer = bytes(data).buffer;
@@ -62,6 +68,7 @@ console.log(JSON.stringify(answers));
 def run(cases: list[dict[str, object]]) -> list[object]:
     """The answers of RUNNER to `cases`."""
     script = RUNNER % {"module": ROOT / "boot" / "snapshot.mjs",
+                       "wasm": ROOT / "boot" / "wasm-cache.mjs",
                        "sw": ROOT / "boot" / "sw-kept.js"}
     result = subprocess.run(["node", "--input-type=module", "-e", script],
                             input=json.dumps(cases), capture_output=True, text=True,
@@ -181,3 +188,13 @@ def test_the_service_worker_lists_a_zip_from_its_central_directory() -> None:
 ])
 def test_the_service_worker_refuses_what_is_not_a_plain_zip(data: bytes) -> None:
     assert run([{"kind": "zip", "data": list(data)}]) == [None]
+
+
+def test_the_page_and_the_service_worker_read_the_same_validators_of_the_wasm() -> None:
+    cases = [{"ETag": '"abc"', "Content-Length": "9598218"},
+             {"Last-Modified": "Tue, 01 Dec 2026 10:00:00 GMT", "Content-Length": "9598218"},
+             {"Content-Type": "application/wasm"}, {}]
+    answers = run([{"kind": "validators", "data": headers} for headers in cases])
+    assert answers == [['"abc"||9598218'] * 2,
+                       ["|Tue, 01 Dec 2026 10:00:00 GMT|9598218"] * 2,
+                       ["", ""], ["", ""]]  # no validator: nothing to check the HTTP cache by

@@ -1,0 +1,68 @@
+/* The runtime's wasm from the browser's HTTP cache (docs/boot.md), for the page and the
+ * snapshot worker.
+ *
+ * V8 keeps a wasm module's compiled code beside the HTTP cache entry it was loaded from
+ * (Chromium's code cache), never beside a Cache Storage entry: answered by the service worker,
+ * each boot compiles every wasm function it calls, on its first call, on the main thread
+ * (~1,500 functions in a warm snapshot boot). So the next fetch of the wasm (loadPyodide's own)
+ * asks the HTTP cache (`cache: "force-cache"`: no network when it holds the file, offline
+ * too), with a header by which the service worker lets the request through (boot/sw-kept.js).
+ * Its answer is used only if its validators (ETag, Last-Modified, Content-Length) are those of
+ * the copy this version's service worker keeps; else, or if it fails, the wasm is fetched again
+ * the normal way, from the service worker. Every load of the wasm must take this way: one
+ * answered from Cache Storage makes compiled code of its own in place of the HTTP cache's.
+ */
+
+export const HEADER = "X-LC-Runtime";  // boot/sw-kept.js HTTP_CACHE_HEADER
+/* The service worker's answer: {validators} of its copy, or 204 when it has none. */
+const RECORD_URL = new URL("../__runtime-wasm__", import.meta.url).href;
+
+/* What identifies a response's file: its validators, "" when it has none. */
+export function validators(response) {
+  const tag = ["ETag", "Last-Modified", "Content-Length"]
+    .map((name) => response.headers.get(name) ?? "");
+  return tag.some(Boolean) ? tag.join("|") : "";
+}
+
+/* The validators of this version's copy, as its service worker names them ("": none, or no
+ * service worker to ask). */
+export async function keptValidators() {
+  try {
+    const record = await fetch(RECORD_URL);
+    return record.status === 200 ? String((await record.json()).validators ?? "") : "";
+  } catch (error) {
+    return "";
+  }
+}
+
+/* Sets the next fetch of `url` to ask the HTTP cache, and to use its answer if it has the
+ * `expected` validators (one set before and not used yet is dropped). `onAnswer(fromHttpCache)`
+ * is told which way the wasm came. */
+export function fromHttpCache(url, expected, onAnswer = () => {}) {
+  restore?.();
+  const original = globalThis.fetch;
+  const wrapper = function (resource, options) {
+    if (String(resource) !== url) return original.call(this, resource, options);
+    restore();
+    const normal = () => {
+      onAnswer(false);
+      return original.call(this, resource, options);
+    };
+    const cached = {...options, cache: "force-cache", headers: {[HEADER]: "http-cache"}};
+    return original.call(this, resource, cached).then((response) => {
+      if (!response.ok || validators(response) !== expected) {
+        response.body?.cancel();
+        return normal();
+      }
+      onAnswer(true);
+      return response;
+    }, normal);
+  };
+  globalThis.fetch = wrapper;
+  restore = () => {
+    if (globalThis.fetch === wrapper) globalThis.fetch = original;
+    restore = null;
+  };
+}
+
+let restore = null;
