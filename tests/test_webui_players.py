@@ -376,6 +376,33 @@ def test_the_calculator_screen_scores_the_worked_examples(example: Any) -> None:
     assert texts(again, data_calc_score=None, data_colour="B") == [score]
 
 
+def test_escape_closes_the_stats_replay_and_calculator_screens_and_the_rules_first() -> None:
+    controller, _ = with_players(MemoryStorage())
+    for action in ("stats", "calculator"):
+        controller.click(action, {})
+        assert page_of(controller).shown.screen == action
+        controller.click("rules", {})
+        controller.escape()  # the Rules page over the screen closes first
+        assert not controller.rules_open and page_of(controller).shown.screen == action
+        controller.escape()
+        assert page_of(controller).shown.screen == "setup"
+    controller.escape()  # nothing to close: nothing changes
+    assert page_of(controller).shown.screen == "setup"
+
+
+def test_escape_closes_a_replay_back_to_the_match_end() -> None:
+    async def scenario() -> None:
+        controller, _ = with_players(MemoryStorage(), BOT_FORM)
+        controller.click("start", {})
+        await play_to_the_end(controller)
+        controller.click("replay", {})
+        assert page_of(controller).shown.screen == "replay"
+        controller.escape()
+        assert page_of(controller).shown.screen == "match-end"
+
+    run(scenario)
+
+
 def test_the_new_words_exist_in_both_languages() -> None:
     controller, _ = with_players(MemoryStorage())
     controller.click("lang", {})

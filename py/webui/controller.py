@@ -128,7 +128,9 @@ class Screen(Protocol):
     """A screen outside a match, plugged into the controller (`MatchController.plug`)."""
 
     def handle(self, action: str, data: dict[str, str]) -> bool:
-        """Carry out a click if it is this screen's; False to leave it to the others."""
+        """Carry out a click if it is this screen's; False to leave it to the others. The
+        Escape key comes as the action ``escape`` to the screen shown: it closes the screen if
+        that is safe."""
         ...
 
     def render(self, lang: str) -> tuple[str, str] | None:
@@ -318,9 +320,14 @@ class MatchController:
         return True
 
     def escape(self) -> None:
-        """The Escape key: leave the Rules page, or close the sabotage menu."""
+        """The Escape key: leave the Rules page, close the plugged screen shown (stats, replay,
+        calculator), or close the sabotage menu."""
+        shown = self._showing
         if self.rules_open:
             self.rules_open = False
+        elif shown is not None and not isinstance(shown, Session):
+            if not shown.handle("escape", {}):
+                return
         elif self.session is not None and self.session.ui.sabotage_menu:
             self.session.ui.sabotage_menu = False
         else:

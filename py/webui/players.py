@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 
 CALC_KEY: Final = "lostcities.calculator"
 """Where the calculator's cards and options are kept between visits."""
+ESCAPE_CLOSES: Final = {"stats": "stats-close", "replay": "replay-close",
+                         "calculator": "calc-close"}
+"""The screens the Escape key closes, and the click that closes each."""
 
 
 class Files(Protocol):
@@ -103,6 +106,8 @@ class Players:
             self._guide_action(action)
         elif action == "play-again":
             self._play_again()
+        elif action == "escape" and self.screen in ESCAPE_CLOSES:
+            return self.handle(ESCAPE_CLOSES[self.screen], data)
         elif self.screen == "stats" and action in ("stats-close", "export-stats",
                                                    "import-stats"):
             self._stats_action(action, data)
