@@ -180,11 +180,13 @@ class Keeper:
 
     def carry(self, seat: Seat, series: Series) -> None:
         """Count `seat`'s match, just begun, as the next of `series` (a rematch agreed with
-        the other page); ValueError if it is not kept."""
+        the other page; online, the same seat plays it, so what was kept of the match before
+        is dropped); ValueError if it is not kept."""
         kept = self.kept(seat)
         if kept is None:
             raise ValueError("this match is not kept here")
-        self._kept = replace(kept, series=series, number=len(series.results) + 1)
+        self._kept = replace(kept, series=series, number=len(series.results) + 1,
+                             log=MatchLog(), record=None)
         self._store(self._kept)
 
     def record(self, seat: Seat) -> MatchRecord | None:

@@ -96,6 +96,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "series.label": ("Series", "Serie"),
     "series.drawn": ("{count} drawn", "{count} empatadas"),
     "series.matches": ("{count} matches", "{count} partidas"),
+    "rematch.asked": (
+        "Waiting for {name} to accept the rematch…",
+        "Esperando a que {name} acepte la revancha…",
+    ),
+    "rematch.away": (
+        "Their page is not connected now: your request goes as soon as it is back.",
+        "Su página no está conectada ahora: tu petición le llegará en cuanto vuelva.",
+    ),
+    "rematch.invited": (
+        "{name} asks for a rematch: Play again to accept.",
+        "{name} pide la revancha: pulsa Jugar otra vez para aceptar.",
+    ),
+    "rematch.starting": ("Both agreed: dealing the next match…",
+                         "Los dos estáis de acuerdo: repartiendo la siguiente partida…"),
+    "rematch.left": (
+        "{name} left the room: no rematch here.", "{name} dejó la sala: aquí no hay revancha."),
+    "rematch.refused": (
+        "A rematch message from the other page was refused: {reason}.",
+        "Se rechazó un mensaje de revancha de la otra página: {reason}.",
+    ),
+    "rematch.cannot": ("No rematch now: {reason}.", "Ahora no hay revancha: {reason}."),
     # -- match end, and what is kept ----------------------------------------------------------
     "players.replay": ("Replay the match", "Ver la repetición"),
     "players.stats": ("Statistics", "Estadísticas"),

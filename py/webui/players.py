@@ -13,11 +13,12 @@ the score calculator, rematch series and the first-game guide.
   and options; the series goes on), Replay and Statistics; on the guide's table its step
   (webui/guide.py).
 
-Online matches are recorded too (without their moves: the page never holds their seed); their
-series is kept while the page is open (`series_of`), and `continue_series` lets the online seat
-carry it into a rematch agreed with the other page (webui/series.py: `rematch_payload`,
-`read_rematch`). Browser-free: the file download is handed in (`Files`; webui/player_page.py
-in the browser).
+Online matches are recorded too (without their moves: the page never holds their seed). Their
+Play again asks the other page for a rematch in the same room (webui/seats/fair.py
+`ask_rematch`; the match-end says who asked, ``[data-rematch]``); the seat counts the room's
+series (`series_of`) and carries the one both pages agreed on into the next match, which
+`continue_series` counts here, after a reload too. Browser-free: the file download is handed
+in (`Files`; webui/player_page.py in the browser).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from webui.replay import ACTIONS as REPLAY_ACTIONS
 from webui.replay import replay_doc, replay_of, replay_step
 from webui.seats import MATCH_KEY, Seat, View
 from webui.seats.computer import BotMatch
+from webui.seats.fair import FairGuest, FairSeat
 from webui.seats.local import LocalMatch
 from webui.series import Series, series_html
 from webui.session import parse_save
@@ -79,13 +81,14 @@ class Players:
         self._shown: tuple[MatchRecord, int] | None = None  # the replay: record and step
         self._replay_back: str | None = None  # the screen the replay closes back to
         self._calc: Calculator | None = None
+        self._online: tuple[FairSeat, int] | None = None  # the online seat and match seen last
 
     def plug(self) -> None:
         """Plug the features into the controller, and take the guide back if the match it
         resumed is the guide's."""
         controller = self.controller
         controller.plug(self)
-        controller.on_view(self.keeper.seen)
+        controller.on_view(self._seen)
         controller.on_match_end(self._ended)
         controller.add_part(self.part)
         self._resume_guide()
@@ -188,9 +191,17 @@ class Players:
 
     def _play_again(self) -> None:
         session = self.controller.session
-        if session is not None:
-            self.screen = None
-            self.controller.play(self.keeper.rematch(session.seat))
+        if session is None:
+            return
+        seat = session.seat
+        if isinstance(seat, FairSeat):  # online: ask the other page (or accept its request)
+            try:
+                seat.ask_rematch()
+            except ValueError as exc:
+                self._say(t(self.controller.lang, "rematch.cannot", reason=str(exc)))
+            return
+        self.screen = None
+        self.controller.play(self.keeper.rematch(seat))
 
     # -- on a screen -----------------------------------------------------------------------
 
@@ -243,7 +254,9 @@ class Players:
         series = self.series_of(seat)
         record = self.keeper.record(seat)
         self._take_history_notice()  # the history was read for it: anything set aside is said
-        again = record is not None and isinstance(seat, (LocalMatch, BotMatch))
+        online = seat if isinstance(seat, FairSeat) else None
+        again = (online.may_rematch() if online is not None else
+                 record is not None and isinstance(seat, (LocalMatch, BotMatch)))
         buttons = join((
             button("play-again", t(lang, "matchend.again"), css="btn primary big")
             if again else EMPTY,
@@ -251,12 +264,45 @@ class Players:
             if record is not None and record.replay is not None else EMPTY,
             button("stats", t(lang, "players.stats")),
         ), " ")
-        line = EMPTY if series is None or kept is None or kept.record is None else series_html(
-            series, view["names"], lang)
-        return join((line, el("p", buttons, class_="more-actions")))
+        counted = series is not None and (kept is not None and kept.record is not None or (
+            online is not None and bool(series.results)))
+        line = series_html(series, view["names"], lang) if series is not None and counted \
+            else EMPTY
+        rematch = EMPTY if online is None else self._rematch(online, lang)
+        return join((line, rematch, el("p", buttons, class_="more-actions")))
+
+    def _rematch(self, seat: FairSeat, lang: str) -> Markup:
+        """Where an online rematch stands: ``[data-rematch]`` is ``asked`` (this player asked,
+        the other has not answered), ``invited`` (the other player asked) or ``starting``
+        (both agreed: the next match is being dealt); a refused rematch message is said."""
+        remote = seat.remote(self.controller.page.clock())
+        name = remote.opponent if remote is not None and remote.opponent else t(
+            lang, "status.opponent")
+        away = remote is None or remote.state != "connected" or remote.host_away is not None
+        if seat.starting:
+            state, text = "starting", t(lang, "rematch.starting")
+        elif seat.asked is not None:
+            state, text = "asked", t(lang, "rematch.asked", name=name)
+            if away:
+                text += " " + t(lang, "rematch.away")
+        elif seat.heard is not None and seat.may_rematch():
+            state, text = "invited", t(lang, "rematch.invited", name=name)
+        else:
+            state, text = None, ""
+        if isinstance(seat, FairGuest) and seat.host_away == "left" and not seat.starting:
+            state, text = None, t(lang, "rematch.left", name=name)
+        refused = seat.rematch_refused
+        return join((
+            el("p", text, class_="rematch", data_rematch=state, role="status") if text
+            else EMPTY,
+            el("p", t(lang, "rematch.refused", reason=refused), class_="rematch-refused",
+               role="alert") if refused else EMPTY))
 
     def series_of(self, seat: Seat) -> Series | None:
-        """The series `seat`'s match belongs to."""
+        """The series `seat`'s match belongs to (online, as the seat counts it once the
+        match ended: what its rematch request carries)."""
+        if isinstance(seat, FairSeat):
+            return seat.series()
         kept = self.keeper.kept(seat)
         return None if kept is None else kept.series
 
@@ -266,6 +312,22 @@ class Players:
         self.keeper.carry(seat, series)
 
     # -- listening -------------------------------------------------------------------------
+
+    def _seen(self, view: View, seat: Seat) -> None:
+        """A view of a match, kept. An online seat's match seen for the first time counts in
+        the series its seat carries (a rematch's, also after a reload); a new match of the
+        same seat (a rematch) gets its own screen state, and its end is told again."""
+        if isinstance(seat, FairSeat):
+            if seat.starting:
+                return  # the match before still shows
+            last = self._online
+            if last is None or last != (seat, seat.match_no):
+                self._online = (seat, seat.match_no)
+                if seat.carried is not None:
+                    self.continue_series(seat, seat.carried)
+                if last is not None and last[0] is seat:
+                    self.controller.play(seat)
+        self.keeper.seen(view, seat)
 
     def _ended(self, view: View, seat: Seat) -> None:
         self.keeper.ended(view, seat)

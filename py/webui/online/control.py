@@ -10,10 +10,14 @@ control messages, each a JSON object with an ``"lc"`` kind::
     {"lc": "ping"}                                                             both ways
     {"lc": "refused", "code": "forbidden", "message": "..."}                   host -> guest
     {"lc": "bye"}                                                              host -> guest
+    {"lc": "rematch", "match": 1, "series": {"key": "...", "results": [[a, b]]}}  both ways
 
 ``match`` numbers the matches of a room (0: this page has none yet); ``last`` is the number of
 the last fair message this page accepted from the other, so that each resends only what the
-other missed (`FairPeer.sent_after`). Browser-free; every field is checked (`parse`).
+other missed (`FairPeer.sent_after`). A ``rematch`` asks for (or accepts) the room's next
+match after match ``match``, which ended, with the sender's series (webui/series.py
+`rematch_payload`: at most `MAX_SERIES_RESULTS` results, and no more than the room's
+matches). Browser-free; every field is checked (`parse`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from lostcities import Options
 from lostcities.names import MAX_NAME_CHARS, clean_name
 from lostcities.protocol import FORBIDDEN, NO_MATCH, VERSION_MISMATCH, ProtocolError, decode_json
 
+from webui.series import Series, rematch_payload
+
 MAX_CONTROL_BYTES: Final = 4096
 """The longest control message read as one (longer text is the fair peer's to judge)."""
 MAX_DEPTH: Final = 6
@@ -34,6 +40,9 @@ MAX_MATCHES: Final = 1000
 MAX_SEQ: Final = 2**31
 MAX_APP_CHARS: Final = 32
 MAX_TEXT_CHARS: Final = 300
+MAX_SERIES_RESULTS: Final = 200
+"""The most results a rematch's series carries: the longest such message fits in
+`MAX_CONTROL_BYTES` (each result at most 16 characters)."""
 REFUSAL_CODES: Final = (FORBIDDEN, VERSION_MISMATCH, NO_MATCH)
 
 _FIELDS: Final = {
@@ -42,11 +51,17 @@ _FIELDS: Final = {
     "ping": {"lc"},
     "refused": {"lc", "code", "message"},
     "bye": {"lc"},
+    "rematch": {"lc", "match", "series"},
 }
 
 
 class ControlError(ValueError):
-    """A control message that is malformed (its kind, a field missing, extra or mistyped)."""
+    """A control message that is malformed (its kind, a field missing, extra or mistyped).
+    `kind` is its kind when that one is known (e.g. ``rematch``), else None."""
+
+    def __init__(self, message: str, kind: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -93,6 +108,7 @@ class Control:
     setup: MatchSetup | None = None
     code: str = ""
     message: str = ""
+    series: Series | None = None
 
 
 def check_name(value: object) -> str:
@@ -129,6 +145,14 @@ def parse(raw: str | bytes) -> Control | None:
     kind = data["lc"]
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise ControlError(f"unknown control message {str(kind)[:40]!r}")
+    try:
+        return _read(kind, data)
+    except ControlError as exc:
+        raise ControlError(str(exc), kind) from None
+
+
+def _read(kind: str, data: dict[str, Any]) -> Control:
+    """The control message of `kind` that `data` holds; ControlError if it is malformed."""
     if set(data) != _FIELDS[kind]:
         raise ControlError(f"a {kind} message holds exactly {', '.join(sorted(_FIELDS[kind]))}")
     if kind in ("ping", "bye"):
@@ -138,6 +162,9 @@ def parse(raw: str | bytes) -> Control | None:
         if code not in REFUSAL_CODES:
             raise ControlError(f"unknown refusal code {str(code)[:40]!r}")
         return Control(kind, code=code, message=_text(data, "message", MAX_TEXT_CHARS))
+    if kind == "rematch":
+        match = _int(data, "match", 1, MAX_MATCHES)
+        return Control(kind, match=match, series=_series(data["series"], match))
     app = _text(data, "app", MAX_APP_CHARS)
     last = _int(data, "last", 0, MAX_SEQ)
     if kind == "hello":
@@ -145,6 +172,18 @@ def parse(raw: str | bytes) -> Control | None:
                        match=_int(data, "match", 0, MAX_MATCHES), last=last)
     return Control(kind, app=app, match=_int(data, "match", 1, MAX_MATCHES), last=last,
                    setup=MatchSetup.from_json(data["setup"]))
+
+
+def _series(data: object, match: int) -> Series:
+    """A rematch's series, after match `match` of the room."""
+    try:
+        series = Series.from_json(data)
+    except ValueError as exc:
+        raise ControlError(f"series: {exc}") from None
+    if len(series.results) > min(match, MAX_SERIES_RESULTS):
+        raise ControlError(f"a series after match {match} holds at most"
+                           f" {min(match, MAX_SERIES_RESULTS)} results")
+    return series
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -170,6 +209,15 @@ def ping() -> str:
 def bye() -> str:
     """The host left the room for good."""
     return _dump({"lc": "bye"})
+
+
+def rematch(match: int, series: Series) -> str:
+    """A rematch asked for (or accepted) after match `match` with this page's `series`;
+    ValueError if the series is too long to carry (`MAX_SERIES_RESULTS`)."""
+    if len(series.results) > min(match, MAX_SERIES_RESULTS):
+        raise ValueError(f"a series of {len(series.results)} matches is too long to carry"
+                         " online: start a new room")
+    return _dump({"lc": "rematch", "match": match, **rematch_payload(series)})
 
 
 def refused(code: str, message: str) -> str:

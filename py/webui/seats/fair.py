@@ -16,7 +16,15 @@ after the paint, as every seat does (what it sends in answer, it would make agai
 byte, from the same messages: `FairPeer.restore` checks it).
 
 A room's matches are numbered (``match``): a later match in the same room (a rematch) is a new
-`FairPeer` begun by `_begin` with the next number, agreed over control messages.
+`FairPeer` begun by `_begin` with the next number, agreed over control messages. Once a match
+ended, each player may ask for a rematch (`ask_rematch`): the page saves the request, then
+sends ``rematch`` with its series (webui/series.py); once a page has both its own request and
+the other's, it checks that both series agree (`read_rematch`) and begins the next match: the
+same options and names, the player who did not start this match starting, the agreed series
+carried (`carried`, saved). A page's request goes out before its new match's first message, so
+the other page always hears it first; a request is sent again on each new connection, and a
+page left behind at a rematch by a dropped connection is caught up at the hello and welcome
+(the page ahead sends its consent, then the new match).
 
 Browser-free: the transport (webui/online/net.py) hands the seat connections and raw text, the
 page's storage is handed in (`set_store`), and the group (`load`).
@@ -41,6 +49,7 @@ from webui.online.codes import GUEST_KEY, HOST_KEY, normalize_code
 from webui.online.control import Control, ControlError, MatchSetup, check_name
 from webui.online.liveness import PING_EVERY, Liveness, RateLimit, State
 from webui.seats import Move, Refusal, Remote, Seat, View, refusal_of, refused
+from webui.series import Series, read_rematch, rematch_payload, series_key
 from webui.setaside import Storage, set_aside
 
 HOST_SEAT: Final = 0
@@ -117,6 +126,18 @@ class FairSeat(Seat):
         self._view_fresh = False
         self._store: Storage | None = None
         self._on_warn: Callable[[str], None] | None = None
+        self.carried: Series | None = None
+        """The series this match continues, as both pages agreed at its rematch (None for the
+        room's first match)."""
+        self.asked: Series | None = None
+        """The series this page's player asked for a rematch with, after this match."""
+        self.heard: Series | None = None
+        """The series the other page asked for a rematch with, after this match (it asks
+        again on each new connection: not saved)."""
+        self.rematch_refused: str | None = None
+        """Why the other page's last rematch message was refused, if it was."""
+        self._ended_view: View | None = None
+        """The last match's end, shown while the next match's first deal is on its way."""
 
     # ---- the Seat interface ----------------------------------------------------------------
 
@@ -134,7 +155,10 @@ class FairSeat(Seat):
 
     def _current_view(self) -> View | None:
         if not self._view_fresh:
-            self._view = None if self.peer is None else self.peer.view()
+            view = None if self.peer is None else self.peer.view()
+            if view is not None:
+                self._ended_view = None
+            self._view = view if view is not None else self._ended_view
             self._view_fresh = True
         return self._view
 
@@ -242,9 +266,11 @@ class FairSeat(Seat):
 
     def _greeted(self, send: Callable[[str], None], last: int) -> None:
         """The pages greeted each other on a connection: the other has this page's messages
-        up to `last`; send it the rest."""
+        up to `last`; send it the rest, then this page's rematch request, if any."""
         self._send, self._cursor = send, last
         self._flush()
+        if self.asked is not None:
+            send(control.rematch(self.match_no, self.asked))
 
     def _flush(self) -> None:
         """Send the other page this page's fair messages it does not have yet, in order."""
@@ -260,7 +286,11 @@ class FairSeat(Seat):
         FairPeer, which checks it: what fails stops the match, the evidence kept."""
         try:
             message = control.parse(raw)
-        except ControlError:
+        except ControlError as exc:
+            if exc.kind == "rematch":  # refused: the match (over, or not) is not the peer's
+                self._refuse_rematch(f"a malformed rematch message ({exc})")
+                self._changed()
+                return
             message = None
         if message is not None and (message.kind == "ping" or self._control(message)):
             return
@@ -276,8 +306,13 @@ class FairSeat(Seat):
         self._changed()
 
     def _control(self, message: Control) -> bool:
-        """A control message mid-match other than a ping: True if this seat takes it."""
-        return False
+        """A control message mid-match other than a ping: True if this seat takes it (a
+        rematch, whatever it says: one out of place is refused, and the match untouched)."""
+        if message.kind != "rematch":
+            return False
+        self._hear_rematch(message)
+        self._changed()
+        return True
 
     def _heard(self, now: float, size: int) -> bool:
         """A message arrived at `now`: within the connection's budget? (Over it, the
@@ -301,6 +336,108 @@ class FairSeat(Seat):
     def _unlink(self) -> None:
         self._send = None
         self.live.closed()
+
+    # ---- the rematch -----------------------------------------------------------------------
+
+    @property
+    def starting(self) -> bool:
+        """Whether a rematch was agreed and its first deal is on its way (the last match's
+        end shows meanwhile)."""
+        return self._ended_view is not None and self._current_view() is self._ended_view
+
+    def series(self) -> Series | None:
+        """The room's series as this page counts it once this match ended: the matches
+        before it (`carried`) and this one; while the next match starts, the agreed one.
+        None before the end, or if a check stopped the match. A page that holds a later
+        match without its series (it lost its save and began again from the welcome) knows
+        none of it: its series is empty, and at the rematch it takes the host's."""
+        view, setup = self._current_view(), self.setup
+        if self.starting:
+            return self.carried
+        if view is None or setup is None or self.stopped or view.get("phase") != "match-end":
+            return None
+        base = self.carried or Series(series_key(mode=self.mode, names=setup.names,
+                                                 options=setup.options, room=self.code))
+        if self.carried is None and self.match_no > 1:
+            return base
+        return base.with_result(len(base.results) + 1, view["totals"])
+
+    def may_rematch(self) -> bool:
+        """Whether this page's player may ask for (or accept) a rematch now: the match ended
+        here with nothing of it awaited, and the player has not asked yet."""
+        return (self.asked is None and not self.starting and self.peer is not None
+                and not self.peer.waiting() and self.series() is not None
+                and self._room_open())
+
+    def _room_open(self) -> bool:
+        return True
+
+    def ask_rematch(self) -> None:
+        """The player asks for a rematch, or accepts the other's: saved, then sent (now, or
+        on the next connection); once both asked, the next match begins. ValueError (nothing
+        changes) if one can't be asked now."""
+        series = self.series()
+        if series is None or not self.may_rematch():
+            raise ValueError("a rematch can be asked once, when the match is over")
+        text = control.rematch(self.match_no, series)  # ValueError: too long to carry
+        self.asked, self.rematch_refused = series, None
+        self._persist()  # a request survives a reload
+        if self._send is not None:
+            self._send(text)
+        self._agree()
+
+    def _hear_rematch(self, message: Control) -> None:
+        """The other page asks for (or accepts) a rematch after its match `message.match`:
+        kept if it is this match's, over here, and of this room's series; else refused (the
+        reason kept in `rematch_refused`), and nothing changes."""
+        theirs, mine = message.series, self.series()
+        assert theirs is not None
+        if message.match == self.match_no - 1 and self.carried is not None:
+            return  # its request for the match begun here, sent again: agreed already
+        if message.match != self.match_no or mine is None or self.starting:
+            self._refuse_rematch(f"a rematch after match {message.match}, while match"
+                                 f" {self.match_no} {'is on' if mine is None else 'ended'}")
+        elif theirs.key != mine.key:
+            self._refuse_rematch("the rematch belongs to another series")
+        else:
+            self.heard, self.rematch_refused = theirs, None
+            self._agree()
+
+    def _agree(self) -> None:
+        """Once both pages asked: the series both agree on (`read_rematch`) is carried into
+        the next match, which begins; series that differ are refused (the other page's
+        request is dropped, this page's stands)."""
+        if self.asked is None or self.heard is None:
+            return
+        try:
+            agreed = read_rematch(rematch_payload(self.heard), self.asked,
+                                  sender_is_host=self.seat != HOST_SEAT)
+        except ValueError as exc:
+            self.heard = None
+            self._refuse_rematch(str(exc))
+            return
+        peer, setup = self.peer, self.setup
+        assert peer is not None and peer.state is not None and setup is not None
+        self._ended_view = self._current_view()
+        self.carried, self.asked, self.heard, self.rematch_refused = agreed, None, None, None
+        self._cursor = 0  # the other page has nothing of the new match yet
+        self._begin(MatchSetup(setup.options, setup.names, 1 - peer.state.first_player),
+                    self.match_no + 1)  # saved before its first message is sent
+        self._flush()
+
+    def _refuse_rematch(self, reason: str) -> None:
+        self.rematch_refused = reason
+        self._warn(f"room {self.code}: a rematch message refused: {reason}")
+
+    def _consent(self, match: int) -> str | None:
+        """What tells a page left behind after match `match` that this page agreed to the
+        rematch it asked for (this page's carried series), or None."""
+        if self.carried is None or match != self.match_no - 1:
+            return None
+        try:
+            return control.rematch(match, self.carried)
+        except ValueError:
+            return None
 
     # ---- saving ----------------------------------------------------------------------------
 
@@ -345,6 +482,8 @@ class FairSeat(Seat):
         return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "role": self.role,
                 "code": self.code, "name": self.name, "match": self.match_no,
                 "setup": None if self.setup is None else self.setup.to_json(),
+                "series": None if self.carried is None else self.carried.to_json(),
+                "asked": None if self.asked is None else self.asked.to_json(),
                 **self._role_json()}
 
     def _role_json(self) -> dict[str, Any]:
@@ -371,6 +510,21 @@ class FairSeat(Seat):
                     self.setup.first_player):
                 raise CorruptSave("saved room: the match is not the room's")
         self.match_no, self._saved_peer = match_no, peer
+        self.carried = self._saved_series(doc.get("series"), "series")
+        self.asked = self._saved_series(doc.get("asked"), "rematch request")
+
+    def _saved_series(self, data: object, what: str) -> Series | None:
+        """A series a save holds, of this room's match; CorruptSave if it is not one."""
+        if data is None:
+            return None
+        series = _checked(lambda: Series.from_json(data), what)
+        setup = self.setup
+        if setup is None or series.key != series_key(
+                mode=self.mode, names=setup.names, options=setup.options, room=self.code):
+            raise CorruptSave(f"saved room: the {what} is not this room's")
+        if len(series.results) > min(self.match_no, control.MAX_SERIES_RESULTS):
+            raise CorruptSave(f"saved room: the {what} holds more matches than the room")
+        return series
 
 
 def _check_doc(doc: object, role: str) -> dict[str, Any]:
@@ -477,12 +631,21 @@ class FairHost(FairSeat):
             self._refuse(link, VERSION_MISMATCH, f"this room runs version {APP_VERSION}:"
                          " reload the page to update", close=True)
             return
+        last, consent = hello.last, self._consent(hello.match)
         if self.peer is None:
             if hello.match != 0 or self.group is None:
                 self._refuse(link, NO_MATCH, "this room holds no match of your page",
                              close=True)
                 return
             self._begin(MatchSetup(self.options, (self.name, hello.name), self.first_player), 1)
+        elif consent is not None:
+            # the guest was left behind at the rematch: this page's consent comes first
+            link.send(consent)
+            last = 0
+        elif hello.match == self.match_no + 1 and self.asked is not None:
+            # the guest went ahead, agreeing to this page's request: its consent comes next,
+            # and nothing of this match is sent again
+            last = len(self.peer.sent_after(0))
         elif hello.match != self.match_no and not (
                 hello.match == 0 and self.peer.last_received == 0):
             # (a guest whose page lost its match before sending anything may begin it again)
@@ -492,7 +655,7 @@ class FairHost(FairSeat):
         assert self.peer is not None and self.setup is not None
         link.send(control.welcome(APP_VERSION, self.match_no, self.peer.last_received,
                                   self.setup))
-        self._greeted(link.send, hello.last)
+        self._greeted(link.send, last)
         self._changed()
 
     def closed(self, link: Link) -> None:
@@ -574,9 +737,9 @@ class FairHost(FairSeat):
                                     _text(data, "name"), now), "room")
         host.token = token
         host._restore_common(data)
-        if host.setup is not None and (host.setup.options, host.setup.names[0],
-                                       host.setup.first_player) != (
-                options, host.name, host.first_player):
+        setup = host.setup  # (in a rematch, the player who did not start the last one starts)
+        if setup is not None and ((setup.options, setup.names[0]) != (options, host.name) or (
+                host.match_no == 1 and setup.first_player != host.first_player)):
             raise CorruptSave("saved room: the match is not the room's")
         return host
 
@@ -664,6 +827,8 @@ class FairGuest(FairSeat):
             self._welcome(message)
         elif message.kind == "bye":
             self.host_away = "left"
+        elif message.kind == "rematch":  # a host ahead: its consent comes before its welcome
+            self._hear_rematch(message)
         elif message.kind != "ping":
             self.error = f"The host sent a {message.kind} message: ignored."
 
@@ -681,6 +846,7 @@ class FairGuest(FairSeat):
         if message.app != APP_VERSION:
             self.reload_needed = RELOAD_TEXT
             return
+        consent = self._consent(message.match)
         if self.peer is None:
             if setup.names[GUEST_SEAT] != self.name:
                 self.error = "The host's welcome names this player otherwise: ignored."
@@ -689,6 +855,12 @@ class FairGuest(FairSeat):
                 self.error = "This page is not ready for the match yet."
                 return
             self._begin(setup, message.match)
+        elif consent is not None:
+            # the host was left behind at the rematch: this page's consent, then the new match
+            self.joined, self.error = True, None
+            self._dialled(consent)
+            self._greeted(self._dialled, 0)
+            return
         elif (message.match, setup) != (self.match_no, self.setup):
             self.error = "The host's room holds another match than this page: ignored."
             return
@@ -702,7 +874,7 @@ class FairGuest(FairSeat):
         elif message.kind == "refused":
             self._refused(message)
         else:
-            return False
+            return super()._control(message)
         self._changed()
         return True
 
@@ -729,6 +901,10 @@ class FairGuest(FairSeat):
     def match_on(self) -> bool:
         """Not once the host has left for good."""
         return self.host_away != "left" and super().match_on()
+
+    def _room_open(self) -> bool:
+        """No rematch once the host has left for good."""
+        return self.host_away != "left"
 
     def keeps_save(self) -> bool:
         """Not once the host refused this guest or left for good."""
