@@ -9,10 +9,21 @@ Each entry carries a hash of its bytes, and the list's version is a hash of all 
 service worker's cache name changes whenever any file changes, and only changed files are
 downloaded again.
 
+On demand ("later"): what the page loads only for online play, i.e. the folders of the files
+that window.lcOnlineLibraries() loads, which static/config.js names (PeerJS, the QR code
+library, libsodium: its wrappers import their core from the same folder). The first visit does
+not need them, so the worker's install does not download them: it fetches each on the first
+request for it and keeps it from then on (see sw.js). Their entries carry "later": true; they
+are listed, hashed and in the version like every other file. index.html may not reference them.
+
 Output: static/vendor/precache.js, which sw.js loads with importScripts():
 
     self.LC_PRECACHE = {"version": "<16 hex>", "files": [{"url": "static/app.css",
-                        "hash": "<16 hex>", "size": 1234}, ...]};
+                        "hash": "<16 hex>", "size": 1234}, ...,
+                        {"url": "static/vendor/peerjs/peerjs.min.js", "hash": "<16 hex>",
+                         "size": 86948, "later": true}, ...]};
+
+("later" is present only on the on-demand entries.)
 
 Usage: python3 scripts/precache.py [--root DIR]   (DIR holds index.html, static/ and boot/)
 """
@@ -23,6 +34,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -31,6 +43,9 @@ from urllib.parse import urlsplit
 OUTPUT = Path("static") / "vendor" / "precache.js"
 PAGE_URL = "./"
 REFERENCE_ATTRIBUTES = {"src", "href", "config"}
+ONLINE_LOADER = Path("static") / "config.js"  # defines window.lcOnlineLibraries()
+# A vendored file's path as static/config.js names it, in quotes: "static/vendor/FOLDER/FILE".
+VENDOR_PATH = re.compile(r'"(static/vendor/[^"/]+)/[^"/]+"')
 
 
 class PrecacheError(RuntimeError):
@@ -95,13 +110,46 @@ def site_files(root: Path) -> list[str]:
     return sorted(files)
 
 
+def online_folders(root: Path) -> list[str]:
+    """The folders whose files the page loads only for online play: those of the vendored files
+    static/config.js names (none without it). Each named file must exist."""
+    loader = root / ONLINE_LOADER
+    if not loader.is_file():
+        return []
+    folders = set()
+    for match in VENDOR_PATH.finditer(loader.read_text(encoding="utf-8")):
+        path = match.group(0).strip('"')
+        if not (root / path).is_file():
+            raise PrecacheError(f"{ONLINE_LOADER.as_posix()} loads {path}, which does not exist")
+        folders.add(match.group(1))
+    return sorted(folders)
+
+
+def on_demand(root: Path, files: list[str]) -> set[str]:
+    """The files of `files` fetched on demand: those in online_folders(root), which the page
+    itself (index.html) may not reference."""
+    folders = tuple(f"{folder}/" for folder in online_folders(root))
+    later = {path for path in files if path.startswith(folders)}
+    for path in page_references(root / "index.html"):
+        if path in later:
+            raise PrecacheError(f"index.html references {path}, which is loaded only for "
+                                f"online play ({ONLINE_LOADER.as_posix()})")
+    return later
+
+
 def precache_list(root: Path) -> dict[str, object]:
-    """The precache document: its content version and one entry per file, the page first."""
-    entries = [{"url": PAGE_URL, "hash": file_hash(root / "index.html"),
-                "size": (root / "index.html").stat().st_size}]
-    for path in site_files(root):
-        entries.append({"url": path, "hash": file_hash(root / path),
-                        "size": (root / path).stat().st_size})
+    """The precache document: its content version and one entry per file, the page first;
+    the on-demand entries (on_demand) marked "later": true."""
+    files = site_files(root)  # first: a clear error if the page is missing
+    later = on_demand(root, files)
+    entries: list[dict[str, object]] = [{"url": PAGE_URL, "hash": file_hash(root / "index.html"),
+                                         "size": (root / "index.html").stat().st_size}]
+    for path in files:
+        entry: dict[str, object] = {"url": path, "hash": file_hash(root / path),
+                                    "size": (root / path).stat().st_size}
+        if path in later:
+            entry["later"] = True
+        entries.append(entry)
     fingerprint = "".join(f"{e['url']}\0{e['hash']}\n" for e in entries)
     version = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
     return {"version": version, "files": entries}
@@ -122,8 +170,11 @@ def write_precache(root: Path) -> dict[str, object]:
         os.replace(tmp, out)  # atomic: a server running meanwhile never sends half a list
     files = document["files"]
     assert isinstance(files, list)
-    size = sum(entry["size"] for entry in files)
-    print(f"precache {document['version']}: {len(files)} files, {size / 1e6:.1f} MB")
+    later = [entry for entry in files if entry.get("later")]
+    size = sum(entry["size"] for entry in files if not entry.get("later"))
+    print(f"precache {document['version']}: {len(files) - len(later)} files, {size / 1e6:.1f} MB"
+          f" at install; {len(later)} on demand, "
+          f"{sum(entry['size'] for entry in later) / 1e6:.1f} MB")
     return document
 
 

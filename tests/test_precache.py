@@ -21,6 +21,10 @@ PAGE = """<!doctype html><html><head>
 <script defer src="./static/app.js"></script>
 </head><body><script type="py" src="./py/main.py" config="./static/pyscript.json"></script>
 </body></html>"""
+# What static/config.js names for online play (window.lcOnlineLibraries()).
+CONFIG_JS = """var ONLINE = ["static/vendor/peerjs/peerjs.min.js"];
+var SODIUM = "static/vendor/sodium/libsodium-wrappers.js";  /* imports libsodium-sumo.js */
+var CONFIG = "static/config.json";"""
 
 
 @pytest.fixture
@@ -31,6 +35,11 @@ def site(tmp_path: Path) -> Path:
         "static/manifest.webmanifest": "{}",
         "static/app.js": "1",
         "static/pyscript.json": "{}",
+        "static/config.js": CONFIG_JS,
+        "static/config.json": "{}",
+        "static/vendor/peerjs/peerjs.min.js": "peer",
+        "static/vendor/sodium/libsodium-wrappers.js": "wrappers",
+        "static/vendor/sodium/libsodium-sumo.js": "core",
         "static/vendor/pyodide/pyodide.asm.wasm": "wasm",
         "static/vendor/pyscript/core-AbCd1234.js": "chunk",
         "static/vendor/.app.zip.123.tmp": "half-written",
@@ -52,15 +61,58 @@ def urls(document: dict[str, object]) -> list[str]:
     return [entry["url"] for entry in files]
 
 
+def later(document: dict[str, object]) -> list[str]:
+    """The URLs of the entries fetched on demand."""
+    files = document["files"]
+    assert isinstance(files, list)
+    return [entry["url"] for entry in files if entry.get("later")]
+
+
 def test_the_list_is_the_page_its_local_references_and_everything_under_static_and_boot(
     site: Path
 ) -> None:
     # boot/build/ holds the boot's build steps: never fetched by a page.
     assert urls(precache_list(site)) == [
-        "./", "boot/snapshot.mjs", "py/main.py", "static/app.js", "static/manifest.webmanifest",
-        "static/pyscript.json", "static/vendor/pyodide/pyodide.asm.wasm",
-        "static/vendor/pyscript/core-AbCd1234.js",
+        "./", "boot/snapshot.mjs", "py/main.py", "static/app.js", "static/config.js",
+        "static/config.json", "static/manifest.webmanifest", "static/pyscript.json",
+        "static/vendor/peerjs/peerjs.min.js", "static/vendor/pyodide/pyodide.asm.wasm",
+        "static/vendor/pyscript/core-AbCd1234.js", "static/vendor/sodium/libsodium-sumo.js",
+        "static/vendor/sodium/libsodium-wrappers.js",
     ]
+
+
+def test_the_folders_of_what_config_js_loads_for_online_play_are_fetched_on_demand(
+    site: Path
+) -> None:
+    document = precache_list(site)
+    # The whole folder: libsodium's wrappers import their core from beside them.
+    assert later(document) == [
+        "static/vendor/peerjs/peerjs.min.js", "static/vendor/sodium/libsodium-sumo.js",
+        "static/vendor/sodium/libsodium-wrappers.js"]
+    files = document["files"]
+    assert isinstance(files, list)
+    assert {tuple(sorted(entry)) for entry in files if not entry.get("later")} == {
+        ("hash", "size", "url")}  # "later" only where true
+    assert all(entry["later"] is True and entry["hash"] and entry["size"]
+               for entry in files if "later" in entry)
+    (site / "static" / "config.js").unlink()  # nothing loads anything for online play
+    assert later(precache_list(site)) == []
+
+
+def test_an_on_demand_file_the_page_references_or_a_missing_one_is_a_clear_error(
+    site: Path
+) -> None:
+    page = site / "index.html"
+    page.write_text(PAGE.replace("</head>", '<script src="./static/vendor/peerjs/peerjs.min.js">'
+                                            "</script></head>"))
+    with pytest.raises(PrecacheError, match="index.html references static/vendor/peerjs/"
+                                            "peerjs.min.js, which is loaded only for online"):
+        precache_list(site)
+    page.write_text(PAGE)
+    (site / "static" / "vendor" / "peerjs" / "peerjs.min.js").unlink()
+    with pytest.raises(PrecacheError, match="static/config.js loads static/vendor/peerjs/"
+                                            "peerjs.min.js, which does not exist"):
+        precache_list(site)
 
 
 def test_the_version_changes_with_any_file_and_only_then(site: Path) -> None:
@@ -74,6 +126,13 @@ def test_the_version_changes_with_any_file_and_only_then(site: Path) -> None:
     pairs = zip(first["files"], second["files"])  # type: ignore[call-overload]
     assert [a["url"] for a, b in pairs if a["hash"] != b["hash"]] == [
         "static/vendor/pyodide/pyodide.asm.wasm"]
+    # The files fetched on demand are part of the version too.
+    (site / "static" / "vendor" / "sodium" / "libsodium-sumo.js").write_text("core2")
+    third = precache_list(site)
+    assert third["version"] != second["version"]
+    pairs = zip(second["files"], third["files"])  # type: ignore[call-overload]
+    assert [a["url"] for a, b in pairs if a["hash"] != b["hash"]] == [
+        "static/vendor/sodium/libsodium-sumo.js"]
 
 
 def test_written_list_is_loadable_by_the_worker_and_not_listed_in_itself(site: Path) -> None:
@@ -96,10 +155,15 @@ def test_the_real_site_list_covers_the_runtime_and_every_pyscript_chunk(
     built_site: Path
 ) -> None:
     vendor = built_site / "static" / "vendor"
-    listed = set(urls(precache_list(built_site)))
-    for folder in ("pyodide", "pyscript", "peerjs", "sodium"):
+    document = precache_list(built_site)
+    listed = set(urls(document))
+    for folder in ("pyodide", "pyscript", "peerjs", "qrcode", "sodium"):
         for path in (vendor / folder).iterdir():
             assert f"static/vendor/{folder}/{path.name}" in listed
+    # Fetched on demand: exactly the libraries only online play loads (static/config.js).
+    assert later(document) == [
+        "static/vendor/peerjs/peerjs.min.js", "static/vendor/qrcode/qrcode.js",
+        "static/vendor/sodium/libsodium-sumo.js", "static/vendor/sodium/libsodium-wrappers.js"]
     assert {"./", "static/vendor/app.zip", "static/app.css", "static/config.json",
             "static/config.js", "static/pyscript.json", "static/sw-register.js",
             "static/manifest.webmanifest", "py/webui/main.py", "boot/preboot.js",
