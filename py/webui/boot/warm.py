@@ -19,9 +19,13 @@ Without a service worker nothing is done.
 from __future__ import annotations
 
 import asyncio
+import json  # imported at start-up already (PyScript's own): from the standard library zip
+import sys
 from collections.abc import Callable
 
 import js  # type: ignore[import-not-found]
+
+import webui
 
 QUIET_MS = 1500
 """Compile only when the last click or key press is at least this old."""
@@ -29,15 +33,11 @@ QUIET_MS = 1500
 
 def _stdlib_zip() -> str:
     """The standard library zip this boot imports from (not the app's, first on sys.path)."""
-    import json  # imported at start-up: from that zip
-
     return str(json.__loader__.archive)  # type: ignore[union-attr]
 
 
 def _app_zip() -> str:
     """The app's zip this boot imports from (boot/pyodide-early.mjs writes it)."""
-    import webui
-
     return str(webui.__loader__.archive)  # type: ignore[attr-defined]
 
 
@@ -84,9 +84,6 @@ async def _keep_snapshot(last_input: Callable[[], float]) -> None:
     if not hasattr(js.navigator, "serviceWorker"):
         return
     await _until_quiet(last_input)
-    import json
-    import sys
-
     root.dataset.snapshot = "making"
     answer = await bridge.makeSnapshot(json.dumps(sorted(sys.modules)))
     root.dataset.snapshot = "kept" if answer.kept else "refused"
