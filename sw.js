@@ -4,6 +4,13 @@
  *   from the built site) into the cache "lostcities-<version>", the version being a hash of all
  *   the files. A file whose hash is unchanged since the previous version is copied from the old
  *   cache instead of downloaded again (the Pyodide runtime is 13 MB).
+ * - on demand: the files the list marks "later" (the online libraries: PeerJS, the QR code
+ *   library, libsodium; loaded only when a player goes online) are not downloaded at install,
+ *   only copied from an older version's cache if their hash is unchanged. The first request for
+ *   one that is not in the cache goes to the network, and the answer is kept in this version's
+ *   cache if it is this version's file (its hash), so a player who went online once has them
+ *   offline too; a new deploy leaves a changed one to be fetched again. activate copies again
+ *   those the older version fetched while this one waited.
  * - fetch: same-origin GETs are answered cache-first; navigations inside the scope get the
  *   cached page ("./"), so a room link like ./?room=CODE opens offline too, and ./join/CODE
  *   redirects to ./?room=CODE as netlify.toml does.
@@ -37,6 +44,10 @@ function absolute(url) {
   return new URL(url, self.location).href;
 }
 
+/* url -> file of the list, for the files fetched on demand ("later"). */
+const LATER = new Map(PRECACHE.files.filter((file) => file.later)
+                                    .map((file) => [absolute(file.url), file]));
+
 /* url -> {hash, cacheName} for every file of the older caches that recorded its list. */
 async function reusableEntries() {
   const found = new Map();
@@ -62,6 +73,7 @@ async function precacheFile(cache, file, reusable) {
     const response = await (await caches.open(old.cacheName)).match(url);
     if (response) return cache.put(url, response);
   }
+  if (file.later) return;  // fetched on the first request for it (fetchLater)
   // "no-cache": revalidate with the server, never trust the HTTP cache for a new version.
   const response = await fetch(url, {cache: "no-cache"});
   if (!response.ok) throw new Error(`precache ${file.url}: HTTP ${response.status}`);
@@ -72,7 +84,8 @@ async function precache() {
   const cache = await caches.open(CACHE);
   const reusable = await reusableEntries();
   await Promise.all(PRECACHE.files.map((file) => precacheFile(cache, file, reusable)));
-  // Written last: a cache with its list is a complete cache.
+  // Written last: a cache with its list holds every file of the list but those fetched on
+  // demand.
   await cache.put(LIST_KEY, new Response(JSON.stringify(PRECACHE),
                                          {headers: {"Content-Type": "application/json"}}));
 }
@@ -81,8 +94,18 @@ self.addEventListener("install", (event) => {
   event.waitUntil(precache());
 });
 
+/* The on-demand files an older version fetched after this one installed, if unchanged. */
+async function keepLater() {
+  const cache = await caches.open(CACHE);
+  const reusable = await reusableEntries();
+  await Promise.all([...LATER.values()].map(async (file) => {
+    if (!await cache.match(absolute(file.url))) await precacheFile(cache, file, reusable);
+  }));
+}
+
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
+    await keepLater().catch(() => {});  // saves downloads: never in the way of activating
     const names = await caches.keys();
     await Promise.all(names.filter((name) => name.startsWith(PREFIX) && name !== CACHE)
                            .map((name) => caches.delete(name)));
@@ -112,7 +135,21 @@ async function fromCache(request) {
   const cache = await caches.open(CACHE);
   const bytecode = request.url === STDLIB_URL ? await cache.match(BYTECODE_KEY) : undefined;
   const hit = bytecode || await cache.match(request, {ignoreSearch: true});
-  return hit || fetch(request);
+  if (hit) return hit;
+  const later = LATER.get(request.url.split(/[?#]/, 1)[0]);
+  return later ? fetchLater(cache, later) : fetch(request);
+}
+
+/* A file fetched on demand, from the network ("no-cache": revalidated, as at install); kept in
+ * this version's cache only if it is this version's file (the server may have a newer one). */
+async function fetchLater(cache, file) {
+  const url = absolute(file.url);
+  const response = await fetch(url, {cache: "no-cache"});
+  if (response.ok) {
+    const hash = (await sha256(await response.clone().arrayBuffer())).slice(0, 16);
+    if (hash === file.hash) await cache.put(url, response.clone());
+  }
+  return response;
 }
 
 async function navigate(request) {

@@ -37,6 +37,7 @@ class Player:
 
     context: BrowserContext
     page: Page
+    requested: list[str] = field(default_factory=list)  # every URL asked for, worker's too
     network: list[str] = field(default_factory=list)  # URLs that reached the network
     failed: list[str] = field(default_factory=list)  # URLs whose request failed
     finished: list[Request] = field(default_factory=list)  # every request that completed
@@ -67,6 +68,7 @@ def open_player(
         context.set_default_timeout(STATE_TIMEOUT_MS)  # waits on states: a guard, not a budget
         page = context.pages[0] if context.pages else context.new_page()
         player = Player(context, page)
+        context.on("request", lambda request: player.requested.append(request.url))
         context.on("requestfinished", lambda request: player.finished.append(request))
         context.on("requestfinished", lambda request: player.network.append(request.url)
                    if request.response() is not None
@@ -122,6 +124,22 @@ def server_is_down(url: str) -> bool:
     return False
 
 
+# What only online play loads (window.lcOnlineLibraries(), static/config.js): the worker fetches
+# them on demand, not at install (scripts/precache.py, "later").
+ONLINE_LIBRARIES = ("static/vendor/peerjs/peerjs.min.js", "static/vendor/qrcode/qrcode.js",
+                    "static/vendor/sodium/libsodium-wrappers.js",
+                    "static/vendor/sodium/libsodium-sumo.js")
+LOADED = ("() => lcOnlineLibraries().then(() =>"
+          " [typeof window.Peer, typeof window.qrcode, typeof window.sodium])")
+
+
+def cached(page: Page, version: str | None = None) -> list[str]:
+    """The URLs in the cache of `version` (default: the worker's that controls the page)."""
+    return list(page.evaluate(
+        "async (version) => (await (await caches.open('lostcities-' + (version ||"
+        " await lcPwa.version()))).keys()).map(r => r.url)", version))
+
+
 SAVE_KEY = "lostcities.match"  # where py/webui/controller.py saves the match in progress
 END_SCREENS = ("round-end", "match-end")
 
@@ -174,15 +192,24 @@ def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
         bodies = downloaded(player)
         assert f"{url}static/vendor/pyodide/pyodide.asm.wasm" in bodies
         assert sorted({u for u in bodies if bodies.count(u) > 1}) == []
-        cached = player.page.evaluate(
-            "async () => (await (await caches.open('lostcities-' + await lcPwa.version()))"
-            ".keys()).map(r => r.url)")
-        assert f"{url}static/vendor/pyodide/pyodide.asm.wasm" in cached
-        assert f"{url}static/vendor/app.zip" in cached
+        assert f"{url}static/vendor/pyodide/pyodide.asm.wasm" in cached(player.page)
+        assert f"{url}static/vendor/app.zip" in cached(player.page)
         # The first visit's idle work (its bytecode, then its boot snapshot, whose worker loads
         # the runtime) is over first: a reload would abort that worker's requests (failed).
         player.page.wait_for_function("() => ['kept', 'refused', 'failed']"
                                       ".includes(document.documentElement.dataset.snapshot)")
+        # The online libraries come on demand: neither the first visit nor the worker's install
+        # asked for them, and they are not in the cache...
+        libraries = sorted(url + path for path in ONLINE_LIBRARIES)
+        assert [u for u in player.requested if u in libraries] == []
+        assert set(libraries).isdisjoint(cached(player.page))
+        # ... until the player goes online once: choosing online mode on the setup screen loads
+        # them (the lobby awaits the same promise; not opened here: its probe of the public
+        # broker would leave the host). The worker fetches each from the server and keeps it.
+        player.page.check('[data-option="mode"][value="online"]')
+        assert player.page.evaluate(LOADED) == ["function", "function", "object"]
+        assert set(libraries) <= set(cached(player.page))
+        player.page.check('[data-option="mode"][value="local"]')
     assert server_is_down(url)
     player.context.set_offline(True)
     player.network.clear()
@@ -209,12 +236,10 @@ def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
     wait_ready(player.page, page_errors=player.page_errors)
     assert screen(player.page) == "lobby"
     assert online_t("en", "lobby.offline") in player.page.inner_text("#screen")
-    # PeerJS and the QR code library, loaded only for online play, come from the cache too.
-    assert player.page.evaluate("() => lcOnlineLibraries().then(() =>"
-                                " [typeof window.Peer, typeof window.qrcode])") == \
-        ["function", "function"]
-    assert [u for u in player.network + player.failed if u.endswith((".min.js", "qrcode.js"))] \
-        == [] and player.page_errors == []  # (the lobby's probe of the broker fails: offline)
+    # The online libraries, kept when the player went online, come from the cache.
+    assert player.page.evaluate(LOADED) == ["function", "function", "object"]
+    assert [u for u in player.network + player.failed if u in libraries] == [] \
+        and player.page_errors == []  # (the lobby's probe of the broker fails: offline)
 
 
 def test_chromium_reports_the_app_installable_and_it_asks_for_persistent_storage(
@@ -239,11 +264,18 @@ def test_chromium_reports_the_app_installable_and_it_asks_for_persistent_storage
 
 
 def new_deploy(site: Path) -> str:
-    """Change a file of the site and rebuild its precache list; the new version."""
+    """Change a file of the site and an online library, rebuild the precache list; the new
+    version."""
     css = site / "static" / "app.css"
     css.write_text(css.read_text() + "\n:root { --lc-deploy: 2; }\n")
+    library = site / CHANGED_LIBRARY
+    library.write_text(library.read_text() + DEPLOY_COMMENT)
     write_precache(site)
     return precache_version(site)
+
+
+CHANGED_LIBRARY = "static/vendor/qrcode/qrcode.js"
+DEPLOY_COMMENT = "\n// deploy 2\n"
 
 
 def deploy_marker(page: Page) -> str:
@@ -285,6 +317,14 @@ def test_a_new_deploy_is_offered_between_games_only_and_keeps_the_saved_match(
                    and not r.response().from_service_worker]
         assert "static/app.css" in fetched, fetched
         assert not any(u.endswith(".wasm") or "python_stdlib" in u for u in fetched), fetched
+        # Nor any online library: the old version had none to copy, and they come on demand.
+        libraries = {url + path for path in ONLINE_LIBRARIES}
+        changed = url + CHANGED_LIBRARY
+        assert libraries.isdisjoint(cached(page, new))
+        # Going online now, with the old version's worker: it keeps the libraries of its own
+        # version, not the one the server has changed since (its hash is not the old list's).
+        assert page.evaluate(LOADED) == ["function", "function", "object"]
+        assert libraries & set(cached(page, old)) == libraries - {changed}
         # Mid-match: ready, but not offered and not forced, even across a reload.
         assert page.evaluate("() => window.lcPwa.updateReady()") is True
         assert not offered(page)
@@ -305,5 +345,12 @@ def test_a_new_deploy_is_offered_between_games_only_and_keeps_the_saved_match(
         assert controlled_version(page) == new
         assert deploy_marker(page).strip() == "2"
         assert page.evaluate("() => caches.keys()") == [f"lostcities-{new}"]
+        # The new version took the unchanged libraries the old one kept meanwhile, and fetches
+        # and keeps the changed one when it is loaded.
+        assert libraries & set(cached(page)) == libraries - {changed}
+        assert page.evaluate(LOADED) == ["function", "function", "object"]
+        assert changed in cached(page)
+        assert page.evaluate("(url) => caches.match(url).then((r) => r.text())", changed) \
+            .endswith(DEPLOY_COMMENT)
         assert page.evaluate(f"() => localStorage.getItem('{SAVE_KEY}')") == saved
         assert screen(page) == "match-end" and not offered(page)

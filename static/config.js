@@ -22,8 +22,9 @@
  * this returns a Promise resolved once all have run and libsodium is ready
  * (py/webui/online/lobby.py awaits it before a room is opened or joined), rejected with an
  * Error naming a file that could not be loaded (the next call tries that file again). Choosing
- * online mode on the setup screen starts loading them. The service worker precaches them, so
- * they load offline too.
+ * online mode on the setup screen starts loading them. The vendored paths named here in quotes
+ * are those scripts/precache.py marks "later": the service worker keeps their folders' files
+ * the first time they are loaded, not at install.
  */
 (function () {
   "use strict";
