@@ -17,7 +17,7 @@ from lostcities.protocol import APP_VERSION
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.online.liveness import BURST
-from webui.online.screens import status_bar
+from webui.online.screens import problem_text, status_bar
 from webui.seats.fair import FairGuest, FairHost
 
 def test_a_whole_match_with_every_option_and_each_move_saved_before_it_is_sent() -> None:
@@ -145,7 +145,11 @@ def test_a_hostile_message_stops_the_match_with_a_notice_and_the_evidence_saved(
     assert guest.stopped and not guest.match_on()
     assert guest.peer is not None and guest.peer.error is not None
     notice = guest.remote(0.0).error
-    assert notice is not None and guest.peer.error.code in notice and "stopped" in notice
+    assert notice == {"code": "stopped", "data": {"message": guest.peer.error.message,
+                                                  "check": guest.peer.error.code}}
+    for lang, says in (("en", "stopped"), ("es", "detenido")):
+        worded = problem_text(lang, notice)
+        assert worded is not None and guest.peer.error.code in worded and says in worded
     assert guest.view()["legal_moves"] == [] and guest.view()["log"] == before["log"]
     move = next(iter(pair.guest.peer.table.legal_moves()), None)
     assert move is None
@@ -176,10 +180,10 @@ def test_a_hostile_host_before_the_match_starts_nothing() -> None:
                                   "match": 0, "last": 0}
     setup = control.MatchSetup(Options(), ("Ana", "Ben"), 0)
     for text, says in (
-        ("[1, 2]", "before its welcome"),
+        ("[1, 2]", "before-welcome"),
         (json.dumps({"lc": "welcome", "app": APP_VERSION}), "malformed"),
         (control.welcome(APP_VERSION, 1, 0, control.MatchSetup(Options(), ("Ana", "Eve"), 0)),
-         "names this player otherwise"),
+         "other-name"),
         (json.dumps({"lc": "welcome", "app": APP_VERSION, "match": 1, "last": 0,
                      "setup": {**setup.to_json(), "options": {"rounds": MARKUP}}}),
          "malformed"),
@@ -189,7 +193,8 @@ def test_a_hostile_host_before_the_match_starts_nothing() -> None:
     ):
         guest.receive(text, 0.0)
         assert not guest.has_match and guest.peer is None
-        assert guest.error is not None and says in guest.error
+        assert guest.error is not None and guest.error["code"] == says
+        assert problem_text("es", guest.error) != problem_text("en", guest.error)
     # a welcome with markup for a name is a name like any other: shown as text
     guest.receive(control.welcome(APP_VERSION, 1, 0, control.MatchSetup(
         Options(), (MARKUP, "Ben"), 0)), 0.0)
@@ -241,7 +246,8 @@ def test_a_guest_of_another_version_is_told_to_reload() -> None:
     guest = FairGuest("ABCDEF", TOKEN, "Ben", 0.0)
     guest.opened(sent.append, 0.0)
     guest.receive(sent[0], 0.0)
-    assert guest.reload_needed and "reload" in guest.reload_needed
+    assert guest.reload_needed == {"code": "reload", "data": {}}
+    assert "recarga" in str(problem_text("es", guest.reload_needed))
 
 
 def test_a_flood_cuts_the_connection_and_the_match_resumes_on_the_next() -> None:

@@ -60,7 +60,8 @@ def test_host_waiting_room_shows_code_link_qr_and_share() -> None:
 
 
 def test_guest_waiting_and_status_bar_escape_what_players_type() -> None:
-    html = render_guest_waiting("en", "K7P2QX", error="<b>no</b>")
+    html = render_guest_waiting("en", "K7P2QX",
+                                error={"code": "host-refused", "data": {"message": "<b>no</b>"}})
     assert "<b>no</b>" not in html and "&lt;b&gt;no&lt;/b&gt;" in html
     bar = status_bar("en", "lost", "<Eve>", "K7P2QX", "1:play:3:0")
     tags = Tags(bar)

@@ -663,6 +663,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "status.room": ("Room {code}", "Sala {code}"),
     "status.leave": ("Leave room", "Salir de la sala"),
     "status.reload": ("Reload the page", "Recargar la página"),
+    "problem.stopped": (
+        "The match was stopped: {message} ({check}). The other page sent something that fails the"
+        " fair-play checks; your save keeps the evidence.",
+        "La partida se ha detenido: {message} ({check}). La otra página envió algo que no pasa"
+        " las comprobaciones de juego limpio; tu partida guardada conserva la prueba."),
+    "problem.stopped-own": (
+        "The match was stopped: {message} ({check}). This page met an error of its own; your save"
+        " keeps the evidence.",
+        "La partida se ha detenido: {message} ({check}). Esta página tuvo un error propio; tu"
+        " partida guardada conserva la prueba."),
+    "problem.malformed": ("The host sent a malformed message ({reason}): ignored.",
+                          "El anfitrión envió un mensaje mal formado ({reason}): ignorado."),
+    "problem.before-welcome": ("The host sent a message before its welcome: ignored.",
+                               "El anfitrión envió un mensaje antes de su bienvenida: ignorado."),
+    "problem.unexpected": ("The host sent a {kind} message: ignored.",
+                           "El anfitrión envió un mensaje «{kind}»: ignorado."),
+    "problem.host-refused": ("The host refused: {message}", "El anfitrión se negó: {message}"),
+    "problem.turned-away": ("The host's room does not let this page in: {message}",
+                            "La sala del anfitrión no deja entrar a esta página: {message}"),
+    "problem.other-name": ("The host's welcome names this player otherwise: ignored.",
+                           "La bienvenida del anfitrión da otro nombre a este jugador: ignorada."),
+    "problem.not-ready": ("This page is not ready for the match yet.",
+                          "Esta página aún no está lista para la partida."),
+    "problem.other-match": ("The host's room holds another match than this page: ignored.",
+                            "La sala del anfitrión tiene otra partida que esta página: ignorada."),
+    "problem.flooded": ("The host sent too many messages: connecting again.",
+                        "El anfitrión envió demasiados mensajes: conectando de nuevo."),
+    "problem.reload": ("The host runs another version of the game: reload the page to update.",
+                       "El anfitrión usa otra versión del juego: recarga la página para"
+                       " actualizarla."),
     "status.leave.confirm": (
         "Leave this online match for good? It can't be finished without you.",
         "¿Dejar esta partida en línea para siempre? No se podrá terminar sin ti.",

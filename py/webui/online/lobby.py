@@ -37,7 +37,8 @@ from webui.online.codes import (
     normalize_code,
 )
 from webui.online.net import GuestNet, HostNet, now
-from webui.online.screens import qr_svg, render_guest_waiting, render_host_waiting, render_lobby
+from webui.online.screens import (problem_text, qr_svg, render_guest_waiting, render_host_waiting,
+                                  render_lobby)
 from webui.online.sodium_group import JsSodiumGroup
 from webui.page import Page
 from webui.seats.fair import FairGuest, FairHost, FairSeat, new_token
@@ -245,7 +246,7 @@ class OnlineLobby:
         notice = None
         status = host.transport.status if host.transport is not None else None
         if host.problem():  # e.g. the match stopped before its first deal
-            notice = host.problem()
+            notice = problem_text(lang, host.problem())
         elif status is not None:
             notice = self._net_notice(lang, status)
         elif self.notice == "copied":
@@ -307,7 +308,7 @@ class OnlineLobby:
         notice = None
         status = guest.transport.status if guest.transport is not None else None
         if guest.refused or guest.reload_needed:
-            notice = guest.refused or guest.reload_needed
+            notice = problem_text(lang, guest.refused or guest.reload_needed)
         elif status is not None:
             notice = self._net_notice(lang, status, guest.code)
         elif self.error is not None:  # e.g. PeerJS could not be loaded (see _libraries)

@@ -9,6 +9,7 @@ input ``data-field="room-code"``, and ``data-connection`` (connected, reconnecti
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from webui.html import EMPTY, Markup, button, confirm, el, join, void
 from webui.i18n import t
@@ -28,6 +29,13 @@ def qr_svg(matrix: Sequence[Sequence[bool]], label: str) -> Markup:
               el("path", d=path, fill="#000"), class_="qr", viewBox=f"0 0 {size} {size}",
               role="img", aria_label=label, xmlns="http://www.w3.org/2000/svg",
               shape_rendering="crispEdges")
+
+
+def problem_text(lang: str, problem: dict[str, Any] | None) -> str | None:
+    """A problem with the other page (webui.seats.Problem) in the player's language."""
+    if problem is None:
+        return None
+    return t(lang, f"problem.{problem['code']}", **problem.get("data", {}))
 
 
 def _notice(text: str | None, kind: str = "note") -> Markup:
@@ -108,11 +116,12 @@ def render_host_waiting(lang: str, code: str | None, link: str | None, qr: Marku
 
 
 def render_guest_waiting(lang: str, code: str, notice: str | None = None,
-                         error: str | None = None) -> Markup:
-    """The guest's screen while it connects to the room (before the first view)."""
+                         error: dict[str, Any] | None = None) -> Markup:
+    """The guest's screen while it connects to the room (before the first view); `error` a
+    problem with the host's messages (webui.seats.Problem)."""
     return el(
         "section", el("h1", t(lang, "waiting.guest.heading", code=code)),
-        _room_code_line(lang, code), _notice(error, "error"),
+        _room_code_line(lang, code), _notice(problem_text(lang, error), "error"),
         el("p", notice or t(lang, "waiting.guest.wait"), class_="online-wait", role="status"),
         button("leave-room", t(lang, "waiting.leave")),
         class_="online waiting", data_role="guest")
@@ -127,7 +136,7 @@ def sync_mark(view: dict[str, object]) -> str:
 
 
 def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str = "",
-               error: str | None = None, reload: str | None = None,
+               error: dict[str, Any] | None = None, reload: dict[str, Any] | None = None,
                confirm_leave: bool = False, host_away: str | None = None,
                waiting: bool = False) -> Markup:
     """The connection badge over the table: ``data-connection`` is the opponent's state,
@@ -147,9 +156,10 @@ def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str
                              ("leave-room", t(lang, "status.leave.yes")),
                              ("stay", t(lang, "status.stay"))))
     if reload:
-        parts += [_notice(reload, "error"), button("reload", t(lang, "status.reload"))]
+        parts += [_notice(problem_text(lang, reload), "error"),
+                  button("reload", t(lang, "status.reload"))]
     elif error:
-        parts.append(_notice(error, "error"))
+        parts.append(_notice(problem_text(lang, error), "error"))
     return join(parts)
 
 

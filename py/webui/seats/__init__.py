@@ -27,6 +27,10 @@ Move = dict[str, Any]
 Refusal = dict[str, Any]
 """Why a move is not taken: ``{"code": ..., "data": {...}}``, worded by webui/moves.py. The
 codes are the engine's (`lostcities.REFUSAL_CODES`) and the seats' own (`SEAT_REFUSALS`)."""
+Problem = dict[str, Any]
+"""A problem with the other page, or the failed check that stopped the match:
+``{"code": ..., "data": {...}}`` (`problem`), worded in the player's language by
+webui/online/screens.py (`problem_text`: the catalogue's ``problem.<code>``)."""
 Steps = Generator[None, None, Move]
 """Stepwise thinking: each step is a short piece of work; the value returned is the move."""
 
@@ -41,6 +45,11 @@ not answered the last move yet, the match has not started, a failed check stoppe
 
 def refused(code: str, **data: Any) -> Refusal:
     """A refusal with `code` and its `data`."""
+    return {"code": code, "data": data}
+
+
+def problem(code: str, **data: str) -> Problem:
+    """A problem with `code` and its `data`."""
     return {"code": code, "data": data}
 
 
@@ -60,9 +69,9 @@ class Remote(NamedTuple):
     """The other player's name, once known."""
     code: str
     """The room code."""
-    error: str | None = None
+    error: Problem | None = None
     """The other page's last refusal, or a problem with what it sent."""
-    reload: str | None = None
+    reload: Problem | None = None
     """Set when this page must reload (the other page runs another version)."""
     host_away: str | None = None
     """For a guest whose host is gone: ``closed`` (for now) or ``left`` (for good)."""

@@ -48,7 +48,7 @@ from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY, normalize_code
 from webui.online.control import Control, ControlError, MatchSetup, check_name
 from webui.online.liveness import PING_EVERY, Liveness, RateLimit, State
-from webui.seats import Move, Refusal, Remote, Seat, View, refusal_of, refused
+from webui.seats import Move, Problem, Refusal, Remote, Seat, View, problem, refusal_of, refused
 from webui.series import Series, read_rematch, rematch_payload, series_key
 from webui.setaside import Storage, set_aside
 
@@ -59,7 +59,6 @@ SAVE_VERSION: Final = 1
 TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """A guest token: 16 to 64 URL-safe characters."""
 SECRET_BYTES: Final = 32
-RELOAD_TEXT: Final = "The host runs another version of the game: reload the page to update."
 
 
 def new_token() -> str:
@@ -113,7 +112,7 @@ class FairSeat(Seat):
         """The number of the room's match this page holds (0: none yet)."""
         self.peer: FairPeer | None = None
         self.group: Group | None = None
-        self.error: str | None = None
+        self.error: Problem | None = None
         """A problem with the other page's messages that did not stop the match."""
         self._saved_peer: Any = None
         """A resumed save's match, until `load` replays it."""
@@ -207,23 +206,23 @@ class FairSeat(Seat):
         """Whether a failed check stopped the match."""
         return self.peer is not None and self.peer.error is not None
 
-    def stop_text(self) -> str:
-        """What the player is told of the check that stopped the match."""
+    def stop_problem(self) -> Problem | None:
+        """What the player is told of the check that stopped the match (None: not stopped):
+        ``stopped`` (the other page's message failed it) or ``stopped-own`` (this page's own
+        error), with the check's message and code (``check``)."""
         error = self.peer.error if self.peer is not None else None
         if error is None:
-            return ""
-        why = ("This page met an error of its own" if error.code == "internal" else
-               "The other page sent something that fails the fair-play checks")
-        return (f"The match was stopped: {error.message} ({error.code}). {why}; your save"
-                " keeps the evidence.")
+            return None
+        return problem("stopped-own" if error.code == "internal" else "stopped",
+                       message=error.message, check=error.code)
 
     def waiting(self) -> bool:
         """Whether the match waits on the other page's messages."""
         return self.peer is not None and self.peer.waiting()
 
-    def problem(self) -> str | None:
+    def problem(self) -> Problem | None:
         """The notice to show: the stop, or the last problem with the other page."""
-        return self.stop_text() or self.error
+        return self.stop_problem() or self.error
 
     def set_on_warn(self, callback: Callable[[str], None]) -> None:
         """`callback(text)` runs on what is worth logging (a flood, a save that failed)."""
@@ -758,9 +757,9 @@ class FairGuest(FairSeat):
         if not TOKEN_RE.fullmatch(token):
             raise ValueError("bad guest token")
         self.token = token
-        self.reload_needed: str | None = None
+        self.reload_needed: Problem | None = None
         """Set when the host runs another version: this page must reload."""
-        self.refused: str | None = None
+        self.refused: Problem | None = None
         """Set when the host refused this guest (e.g. the room has another guest)."""
         self.joined = False
         """Whether the host has ever welcomed this guest (a room was found)."""
@@ -817,10 +816,10 @@ class FairGuest(FairSeat):
         try:
             message = control.parse(raw)
         except ControlError as exc:
-            self.error = f"The host sent a malformed message ({exc}): ignored."
+            self.error = problem("malformed", reason=str(exc))
             return
         if message is None:
-            self.error = "The host sent a message before its welcome: ignored."
+            self.error = problem("before-welcome")
         elif message.kind == "refused":
             self._refused(message)
         elif message.kind == "welcome":
@@ -830,29 +829,29 @@ class FairGuest(FairSeat):
         elif message.kind == "rematch":  # a host ahead: its consent comes before its welcome
             self._hear_rematch(message)
         elif message.kind != "ping":
-            self.error = f"The host sent a {message.kind} message: ignored."
+            self.error = problem("unexpected", kind=message.kind)
 
     def _refused(self, message: Control) -> None:
         if message.code == VERSION_MISMATCH:
-            self.reload_needed = message.message
+            self.reload_needed = problem("reload")
         elif message.code == FORBIDDEN and not self.joined:
-            self.refused = message.message
+            self.refused = problem("turned-away", message=message.message)
         else:
-            self.error = f"The host refused: {message.message}"
+            self.error = problem("host-refused", message=message.message)
 
     def _welcome(self, message: Control) -> None:
         setup = message.setup
         assert setup is not None and self._dialled is not None
         if message.app != APP_VERSION:
-            self.reload_needed = RELOAD_TEXT
+            self.reload_needed = problem("reload")
             return
         consent = self._consent(message.match)
         if self.peer is None:
             if setup.names[GUEST_SEAT] != self.name:
-                self.error = "The host's welcome names this player otherwise: ignored."
+                self.error = problem("other-name")
                 return
             if self.group is None:
-                self.error = "This page is not ready for the match yet."
+                self.error = problem("not-ready")
                 return
             self._begin(setup, message.match)
         elif consent is not None:
@@ -862,7 +861,7 @@ class FairGuest(FairSeat):
             self._greeted(self._dialled, 0)
             return
         elif (message.match, setup) != (self.match_no, self.setup):
-            self.error = "The host's room holds another match than this page: ignored."
+            self.error = problem("other-match")
             return
         self.joined, self.error = True, None
         self._greeted(self._dialled, message.last)
@@ -880,7 +879,7 @@ class FairGuest(FairSeat):
 
     def _flooded(self) -> None:
         self.drop_link = True
-        self.error = "The host sent too many messages: connecting again."
+        self.error = problem("flooded")
 
     def connection(self, now: float) -> State:
         """The host's connection state, as both screens show it."""
