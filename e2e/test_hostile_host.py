@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from conftest import AppPage, hold_python
-from onlinekit import GROUP, Chooser, buttons, saved_text
+from onlinekit import GROUP, SYNC, Chooser, buttons, saved_text
 from playwright.sync_api import Page
 
 from lostcities import Options
@@ -152,7 +152,11 @@ def midmatch(open_app: Callable[..., AppPage], moves: int = 6) -> tuple[Page, Pa
     chooser = Chooser((guest.page,), random.Random(4))
     for _ in range(moves):
         assert chooser.step()
+    # the native host has answered the guest's last move (its own turn included): the guest is
+    # to act, so nothing honest is on its way when the test's own message goes
+    guest.page.wait_for_function(f"() => /^1:(play|draw):[0-9]+:1$/.test({SYNC})")
     chooser.settle()
+    chooser.mark = str(guest.page.evaluate(f"() => {SYNC}"))
     native.honest = False
     return host.page, guest.page, native, chooser
 
