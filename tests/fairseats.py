@@ -54,6 +54,20 @@ ALL = Options(rounds=2, sixth_colour=True, jobs=True, skills=True, objectives=Tr
 MARKUP = "<img src=x onerror=window.__pwned=1>"
 
 
+class KeptLink:
+    """A host's `Link` that keeps what the host sends (`sent`), for a test that speaks for the
+    guest itself."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.sent.append(text)
+
+    def close(self) -> None:
+        pass
+
+
 class HostEnd:
     """The host's side of a connection (its `Link`)."""
 

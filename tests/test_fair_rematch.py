@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from controllerkit import MemoryPage, click_move, page_of
-from fairseats import GROUP, MARKUP, Pair, Store, finished
+from fairseats import GROUP, MARKUP, KeptLink, Pair, Store, finished
 
 from lostcities import Options
 from lostcities.errors import CorruptSave
@@ -336,16 +336,8 @@ def test_a_hello_under_another_match_is_refused() -> None:
     pair.guest.ask_rematch()
     pair.conn.deliver()
     pair.conn.cut()
-    sent: list[str] = []
-
-    class End:
-        def send(self, text: str) -> None:
-            sent.append(text)
-
-        def close(self) -> None:
-            pass
-
-    end = End()
+    end = KeptLink()
+    sent = end.sent
     assert pair.host.accept(end, {"token": pair.guest.token}, 0.0) is None
     for match in (3, 5):  # ahead of the host without a request of the host's to agree to
         pair.host.receive(end, control.hello(APP_VERSION, "Ben", match, 0), 0.0)

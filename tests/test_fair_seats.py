@@ -9,7 +9,8 @@ import json
 from typing import Any
 
 import pytest
-from fairseats import ALL, GROUP, MARKUP, TOKEN, Connection, HostEnd, Pair, Store, finished
+from fairseats import (ALL, GROUP, MARKUP, TOKEN, Connection, HostEnd, KeptLink, Pair, Store,
+                       finished)
 
 from lostcities import Options
 from lostcities.errors import CorruptSave
@@ -230,16 +231,8 @@ def test_the_room_lets_in_one_guest_and_refuses_the_rest() -> None:
 def test_a_guest_of_another_version_is_told_to_reload() -> None:
     host = FairHost.create("ABCDEF", Options(), 0, "Ana", 0.0)
     host.load(GROUP)
-    sent: list[str] = []
-
-    class End:
-        def send(self, text: str) -> None:
-            sent.append(text)
-
-        def close(self) -> None:
-            pass
-
-    end = End()
+    end = KeptLink()
+    sent = end.sent
     assert host.accept(end, {"token": TOKEN}, 0.0) is None
     host.receive(end, control.hello("0.0.0-old", "Ben", 0, 0), 0.0)
     assert json.loads(sent[-1])["code"] == "version-mismatch" and host.peer is None
