@@ -6,6 +6,7 @@ import json
 import struct
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -115,6 +116,12 @@ def test_an_on_demand_file_the_page_references_or_a_missing_one_is_a_clear_error
         precache_list(site)
 
 
+def changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The files whose hash differs between two precache lists of the same files."""
+    return [a["url"] for a, b in zip(before["files"], after["files"], strict=True)
+            if a["hash"] != b["hash"]]
+
+
 def test_the_version_changes_with_any_file_and_only_then(site: Path) -> None:
     first = precache_list(site)
     assert precache_list(site) == first
@@ -123,16 +130,12 @@ def test_the_version_changes_with_any_file_and_only_then(site: Path) -> None:
     (site / "static" / "vendor" / "pyodide" / "pyodide.asm.wasm").write_text("wasm2")
     second = precache_list(site)
     assert second["version"] != first["version"]
-    pairs = zip(first["files"], second["files"])  # type: ignore[call-overload]
-    assert [a["url"] for a, b in pairs if a["hash"] != b["hash"]] == [
-        "static/vendor/pyodide/pyodide.asm.wasm"]
+    assert changed(first, second) == ["static/vendor/pyodide/pyodide.asm.wasm"]
     # The files fetched on demand are part of the version too.
     (site / "static" / "vendor" / "sodium" / "libsodium-sumo.js").write_text("core2")
     third = precache_list(site)
     assert third["version"] != second["version"]
-    pairs = zip(second["files"], third["files"])  # type: ignore[call-overload]
-    assert [a["url"] for a, b in pairs if a["hash"] != b["hash"]] == [
-        "static/vendor/sodium/libsodium-sumo.js"]
+    assert changed(second, third) == ["static/vendor/sodium/libsodium-sumo.js"]
 
 
 def test_written_list_is_loadable_by_the_worker_and_not_listed_in_itself(site: Path) -> None:
