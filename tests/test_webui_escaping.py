@@ -127,6 +127,7 @@ def test_region_keys_from_a_peer_are_refused() -> None:
 
 
 def test_the_online_screens_show_hostile_text_as_text() -> None:
-    html_ = render_guest_waiting("en", HOSTILE, HOSTILE, HOSTILE)
-    html_ += status_bar("en", "connected", HOSTILE, HOSTILE, HOSTILE, HOSTILE, None, True)
+    problem = {"code": "host-refused", "data": {"message": HOSTILE}}  # the host's own words
+    html_ = render_guest_waiting("en", HOSTILE, HOSTILE, problem)
+    html_ += status_bar("en", "connected", HOSTILE, HOSTILE, HOSTILE, problem, None, True)
     assert "<img" not in html_ and "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html_
