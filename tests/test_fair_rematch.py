@@ -23,6 +23,7 @@ from webui.history import load
 from webui.history_store import HISTORY_KEY
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
+from webui.online.screens import problem_text
 from webui.players import Players
 from webui.seats.fair import FairGuest, FairHost, FairSeat
 from webui.series import MAX_TOTAL, Series, series_key
@@ -231,7 +232,7 @@ def hostile_rematches(key: str, totals: list[int]) -> list[tuple[str, str]]:
         (rematch_text(0, good), "malformed"),
         (rematch_text(1001, good), "malformed"),
         (rematch_text(1, [good]), "malformed"),
-        (rematch_text(2, {**good, "results": [totals, totals]}), "after match 2"),
+        (rematch_text(2, {**good, "results": [totals, totals]}), "follows match 2"),
         (rematch_text(1, other), "another series"),
     ]
 
@@ -245,7 +246,8 @@ def test_malformed_and_hostile_rematch_messages_are_refused_and_change_nothing()
         guest.rematch_refused = None
         pair.conn.to_guest.append(text)
         pair.conn.deliver()
-        assert guest.rematch_refused is not None and says in guest.rematch_refused, text
+        assert guest.rematch_refused is not None, text
+        assert says in str(problem_text("en", guest.rematch_refused)), text
         assert guest.heard is None and guest.match_no == 1 and not guest.stopped
         assert (guest.saved_text(), guest.view()) == before and guest.may_rematch()
     # the honest request still begins the next match
@@ -264,7 +266,8 @@ def test_a_rematch_mid_match_is_refused_and_the_match_goes_on() -> None:
     series = Series(key_of(pair), ((0, 0),))
     pair.conn.to_guest.append(control.rematch(1, series))
     pair.conn.deliver()
-    assert pair.guest.rematch_refused is not None and "is on" in pair.guest.rematch_refused
+    assert pair.guest.rematch_refused == {"code": "rematch-mid-match", "data": {}}
+    assert "sigue en juego" in str(problem_text("es", pair.guest.rematch_refused))
     assert pair.guest.heard is None and not pair.guest.stopped and pair.guest.view() == view
     play_out(pair, [])
 
@@ -279,7 +282,8 @@ def test_series_that_differ_are_refused_and_the_request_stands() -> None:
         pair.conn.to_guest.append(control.rematch(1, Series(key_of(pair), tuple(
             (a, b) for a, b in results))))
         pair.conn.deliver()
-        assert guest.rematch_refused is not None and says in guest.rematch_refused
+        assert guest.rematch_refused is not None
+        assert says in str(problem_text("en", guest.rematch_refused))
         assert guest.match_no == 1 and guest.heard is None and guest.saved_text() == before
     pair.conn.to_host.clear()
     pair.host.ask_rematch()

@@ -34,6 +34,7 @@ from webui.history import MatchRecord
 from webui.history_store import HistoryStore
 from webui.html import EMPTY, Markup, button, el, join
 from webui.keeper import Keeper, utc_date
+from webui.online.screens import problem_text
 from webui.player_text import t
 from webui.replay import ACTIONS as REPLAY_ACTIONS
 from webui.replay import replay_doc, replay_of, replay_step
@@ -295,8 +296,8 @@ class Players:
         return join((
             el("p", text, class_="rematch", data_rematch=state, role="status") if text
             else EMPTY,
-            el("p", t(lang, "rematch.refused", reason=refused), class_="rematch-refused",
-               role="alert") if refused else EMPTY))
+            el("p", t(lang, "rematch.refused", reason=problem_text(lang, refused)),
+               class_="rematch-refused", role="alert") if refused else EMPTY))
 
     def series_of(self, seat: Seat) -> Series | None:
         """The series `seat`'s match belongs to (online, as the seat counts it once the

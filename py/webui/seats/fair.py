@@ -133,8 +133,10 @@ class FairSeat(Seat):
         self.heard: Series | None = None
         """The series the other page asked for a rematch with, after this match (it asks
         again on each new connection: not saved)."""
-        self.rematch_refused: str | None = None
-        """Why the other page's last rematch message was refused, if it was."""
+        self.rematch_refused: Problem | None = None
+        """Why the other page's last rematch message was refused, if it was (a problem code:
+        ``rematch-malformed``, ``rematch-mid-match``, ``rematch-other-match``,
+        ``rematch-other-series``, ``rematch-disagree``)."""
         self._ended_view: View | None = None
         """The last match's end, shown while the next match's first deal is on its way."""
 
@@ -287,7 +289,7 @@ class FairSeat(Seat):
             message = control.parse(raw)
         except ControlError as exc:
             if exc.kind == "rematch":  # refused: the match (over, or not) is not the peer's
-                self._refuse_rematch(f"a malformed rematch message ({exc})")
+                self._refuse_rematch(problem("rematch-malformed", reason=str(exc)))
                 self._changed()
                 return
             message = None
@@ -394,10 +396,12 @@ class FairSeat(Seat):
         if message.match == self.match_no - 1 and self.carried is not None:
             return  # its request for the match begun here, sent again: agreed already
         if message.match != self.match_no or mine is None or self.starting:
-            self._refuse_rematch(f"a rematch after match {message.match}, while match"
-                                 f" {self.match_no} {'is on' if mine is None else 'ended'}")
+            self._refuse_rematch(
+                problem("rematch-mid-match") if mine is None else
+                problem("rematch-other-match", match=str(message.match),
+                        current=str(self.match_no)))
         elif theirs.key != mine.key:
-            self._refuse_rematch("the rematch belongs to another series")
+            self._refuse_rematch(problem("rematch-other-series"))
         else:
             self.heard, self.rematch_refused = theirs, None
             self._agree()
@@ -413,7 +417,7 @@ class FairSeat(Seat):
                                   sender_is_host=self.seat != HOST_SEAT)
         except ValueError as exc:
             self.heard = None
-            self._refuse_rematch(str(exc))
+            self._refuse_rematch(problem("rematch-disagree", reason=str(exc)))
             return
         peer, setup = self.peer, self.setup
         assert peer is not None and peer.state is not None and setup is not None
@@ -424,9 +428,9 @@ class FairSeat(Seat):
                     self.match_no + 1)  # saved before its first message is sent
         self._flush()
 
-    def _refuse_rematch(self, reason: str) -> None:
-        self.rematch_refused = reason
-        self._warn(f"room {self.code}: a rematch message refused: {reason}")
+    def _refuse_rematch(self, why: Problem) -> None:
+        self.rematch_refused = why
+        self._warn(f"room {self.code}: a rematch message refused: {why}")
 
     def _consent(self, match: int) -> str | None:
         """What tells a page left behind after match `match` that this page agreed to the
