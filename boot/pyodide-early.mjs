@@ -126,20 +126,28 @@ function boot() {
   return booting;
 }
 
-/* Once the shell has painted (html[data-shell="painted"]: boot/preboot.js sets it on the first
- * contentful paint, at once in a hidden tab), or 250 ms after navigation if that comes later
- * (what comes first of the boot is mostly fetching and compiling the wasm off the main thread:
- * it costs a slow first paint little, and waiting for it cost the boot more). */
+/* Once the setup form has painted: boot/preboot.js sets html[data-shell="painted"] on the shell's
+ * first contentful paint (at once in a hidden tab), and the form is laid out and drawn in the
+ * frame after it; the runtime's start-up (one long task on this thread) waits for that frame
+ * rather than hold it back. If the shell has not painted 250 ms after navigation, the boot
+ * starts then (what comes first of it is mostly fetching and compiling the wasm off the main
+ * thread: it costs a slow first paint little, and waiting for it cost the boot more). */
 const root = document.documentElement;
+function afterTheFormsFrame() {
+  if (document.visibilityState === "hidden") return boot();  // no frames in a hidden tab
+  requestAnimationFrame(() => setTimeout(boot, 0));
+}
 if (root.dataset.shell === "painted") {
-  boot();
+  afterTheFormsFrame();
 } else {
   new MutationObserver((records, observer) => {
     if (root.dataset.shell !== "painted") return;
     observer.disconnect();
-    setTimeout(boot, 0);
+    afterTheFormsFrame();
   }).observe(root, { attributes: true, attributeFilter: ["data-shell"] });
-  setTimeout(boot, Math.max(0, 250 - performance.now()));
+  setTimeout(() => {
+    if (root.dataset.shell !== "painted") boot();
+  }, Math.max(0, 250 - performance.now()));
 }
 
 export { version };
