@@ -1,7 +1,8 @@
 // The first frame shows the shell alone (title and loading line); the setup form comes in the
 // next one, once the shell has painted (html[data-shell="painted"], static/app.css): laying it
 // out and drawing it held the first paint back by 100-200 ms without a GPU. A hidden tab, which
-// never paints, shows it at once. boot/pyodide-early.mjs starts the runtime on the same sign.
+// never paints, shows it at once. boot/pyodide-early.mjs starts the runtime once that frame is
+// drawn.
 (function () {
   function painted() { document.documentElement.dataset.shell = "painted"; }
   if (document.visibilityState === "hidden") return painted();

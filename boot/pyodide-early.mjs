@@ -134,8 +134,10 @@ function boot() {
  * thread: it costs a slow first paint little, and waiting for it cost the boot more). */
 const root = document.documentElement;
 function afterTheFormsFrame() {
-  if (document.visibilityState === "hidden") return boot();  // no frames in a hidden tab
+  // A hidden tab draws no frames: it boots at once, or as soon as it is hidden.
+  if (document.visibilityState === "hidden") return boot();
   requestAnimationFrame(() => setTimeout(boot, 0));
+  document.addEventListener("visibilitychange", () => boot(), { once: true });
 }
 if (root.dataset.shell === "painted") {
   afterTheFormsFrame();
