@@ -1,7 +1,8 @@
 """Benchmark: download size, load times, the boot snapshot, move latency, online propagation.
 
     .venv/bin/python scripts/bench_load.py [--runs 5] [--warm 3] [--baseline REV] [--tree REV]
-                                           [--no-moves] [--no-online] [--online-moves 60]
+                                           [--no-moves] [--matches 1] [--no-online]
+                                           [--online-moves 60]
 
 Prints tables of figures and ratios; asserts nothing. In one headless Chromium (Debian's unless
 Playwright's own is installed), each run opens a fresh persistent profile for each page:
@@ -43,10 +44,11 @@ never reaches the server), each counted at the brotli (quality 11) and gzip (lev
 the file served, as a static host that compresses would send it. The sizes are cached by content
 hash in ~/.cache/lostcities-bench/ (brotli 11 on the 9.6 MB wasm takes minutes).
 
-Move latency: a whole pass-and-play match (3 rounds) played by random legal clicks in the game,
-then in the base with --baseline; for each click on a table button (a card, play, discard, a
-draw), the time from the click event (event.timeStamp) to the first DOM mutation under #app
-that follows it, measured in-page.
+Move latency: whole pass-and-play matches (3 rounds; --matches of them, seeds 1, 2, ...) played
+by random legal clicks, in the game and in the base with --baseline taking turns, each in a
+fresh profile right after its first load (so beside its idle work); for each click on a table
+button (a card, play, discard, a draw), the time from the click event (event.timeStamp) to the
+first DOM mutation under #app that follows it, measured in-page.
 
 Online propagation: runs scripts/bench_online.py (a room between two pages over the loopback
 broker) and reports its overall p50/p95.
@@ -453,10 +455,13 @@ def machine() -> str:
 def main() -> int:
     """Run the benchmark and print its tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="runs (default 5)")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="runs of loads (default 5; 0: none)")
     parser.add_argument("--warm", type=int, default=3,
                         help="warm loads of each page a run (default 3)")
     parser.add_argument("--no-moves", action="store_true", help="skip the move latency")
+    parser.add_argument("--matches", type=int, default=1,
+                        help="matches a page for the move latency (default 1)")
     parser.add_argument("--no-online", action="store_true", help="skip bench_online.py")
     parser.add_argument("--online-moves", type=int, default=60)
     parser.add_argument("--baseline", metavar="REV",
@@ -487,18 +492,22 @@ def main() -> int:
                 f"{kind} cold {runs[-1][kind]['cold ready']:.0f} warm "
                 f"{runs[-1][kind]['warm ready']:.0f} ms" for kind in kinds), flush=True)
         if not args.no_moves:
-            for kind in kinds[1:]:  # the game, then the base
-                latencies[kind] = move_latencies(pw, sites[kind].url, tmp, seed=1)
+            for seed in range(1, args.matches + 1):
+                for kind in kinds[1:]:  # the game, then the base
+                    for action, values in move_latencies(pw, sites[kind].url, tmp,
+                                                         seed).items():
+                        latencies.setdefault(kind, {}).setdefault(action, []).extend(values)
     print(f"machine at the end: {machine()}")
     if args.tree:
         print(f"game: the game at {args.tree}")
-    print_loads(runs, kinds, args.baseline, loads)
-    print_boots(runs, kinds)
-    print_snapshots(runs, kinds)
+    if runs:  # --runs 0: the move latency alone
+        print_loads(runs, kinds, args.baseline, loads)
+        print_boots(runs, kinds)
+        print_snapshots(runs, kinds)
     for kind, by_action in latencies.items():
         every = [v for values in by_action.values() for v in values]
-        print(f"\nmove latency of the {kind}, click -> DOM updated, one 3-round match "
-              f"({len(every)} clicks)")
+        print(f"\nmove latency of the {kind}, click -> DOM updated, {args.matches} 3-round "
+              f"match(es) ({len(every)} clicks)")
         for name, values in [("all", every), *sorted(by_action.items())]:
             print(f"  {name:<10} n={len(values):<4} p50 {pct(values, 50):6.1f} ms   "
                   f"p95 {pct(values, 95):6.1f} ms   max {max(values):6.1f} ms")
