@@ -12,7 +12,7 @@
  * static/vendor/pyodide/, and the output callbacks are attached once the runtime is up.
  *
  * A later visit starts the runtime from the boot snapshot that the service worker keeps
- * (boot/snapshot.mjs), read while the shell paints: Python already started, the game
+ * (boot/snapshot.mjs), read while the setup form paints: Python already started, the game
  * already imported. Without one, or if it fails (damaged, or its restore throws), it boots the
  * normal way and has the worker drop it. <html data-boot> says which: "snapshot" or "normal".
  * window.lcBoot.makeSnapshot(modulesJson) makes one (py/webui/boot/warm.py, when idle).
@@ -38,11 +38,18 @@ const WASM_URL = new URL("pyodide.asm.wasm", indexURL).href;
 /* This version's wasm as its service worker names it, for the HTTP cache (wasm-cache.mjs). */
 const keptWasm = navigator.serviceWorker?.controller ? wasmCache.keptValidators()
   : Promise.resolve("");
-const opening = snapshots.open().catch((error) => {
-  console.warn(`boot snapshot not read: ${error}`);
-  return null;
-});
+let opening = null;
 let booting = null;
+
+/* The kept snapshot, or null: read from the moment the shell has painted or the boot starts,
+ * whichever comes first, so that reading its 14 MB does not compete with the first frame. */
+function openSnapshot() {
+  opening ??= snapshots.open().catch((error) => {
+    console.warn(`boot snapshot not read: ${error}`);
+    return null;
+  });
+  return opening;
+}
 
 /* The app's packages (boot/build/compile_app.mjs): every module compiled, PyScript's package and
  * the standard modules its prelude would compile from source (html) included. */
@@ -59,7 +66,7 @@ async function appZip() {
  * snapshot that fails its checks leaves the array without Pyodide's magic number, which the
  * restore refuses. */
 async function fromSnapshot(app) {
-  const found = await opening;
+  const found = await openSnapshot();
   if (!found) return null;
   let damage = null;
   const image = new Uint8Array(found.size);
@@ -134,6 +141,7 @@ function boot() {
  * thread: it costs a slow first paint little, and waiting for it cost the boot more). */
 const root = document.documentElement;
 function afterTheFormsFrame() {
+  openSnapshot();
   // A hidden tab draws no frames: it boots at once, or as soon as it is hidden.
   if (document.visibilityState === "hidden") return boot();
   requestAnimationFrame(() => setTimeout(boot, 0));
