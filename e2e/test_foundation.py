@@ -119,6 +119,43 @@ def test_the_first_frame_is_the_shell_and_the_form_follows(
     assert page.input_value('[data-field="name1"]') == "Ada"
 
 
+# Records, from the document's creation on, when html[data-shell] was set and when the first
+# frame that draws the setup form was about to be drawn (its requestAnimationFrame callback).
+FORM_FRAME = """(() => {
+  const times = window.__lcFormFrame = {marked: null, frame: null};
+  new MutationObserver((records, observer) => {
+    observer.disconnect();
+    times.marked = performance.now();
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-shell"]});
+  const frame = () => {
+    const form = document.getElementById("setup-form");
+    if (form && getComputedStyle(form).display !== "none") times.frame = performance.now();
+    else requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})();"""
+RUNTIME_START = "(performance.getEntriesByName('lc:runtime-start')[0]?.startTime ?? null)"
+
+
+def test_the_runtime_starts_after_the_forms_frame(open_app: Callable[..., AppPage]) -> None:
+    """Python's start-up, one long task, waits for the frame that draws the setup form
+    (boot/pyodide-early.mjs), so that it never holds that frame back; only a shell that has
+    not painted 250 ms after navigation lets it start sooner."""
+
+    def observe(page: Page) -> None:
+        hold_python(page)
+        page.add_init_script(FORM_FRAME)
+
+    page = open_app(ready=False, setup=observe).page
+    page.wait_for_function(f"() => {RUNTIME_START} !== null && window.__lcFormFrame.frame")
+    times = page.evaluate("window.__lcFormFrame")
+    start = page.evaluate(RUNTIME_START)
+    if times["marked"] < 250:
+        assert start > times["frame"] > times["marked"], (start, times)
+    else:  # the shell painted late: the boot did not wait for it
+        assert start >= 250, (start, times)
+
+
 def test_the_opponent_choice_is_hidden_while_online_mode_is_chosen(
     open_app: Callable[..., AppPage],
 ) -> None:
