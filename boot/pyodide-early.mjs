@@ -35,20 +35,27 @@ const RESTORED = `import random, sys
 if "webui.app" not in sys.modules: raise RuntimeError("this snapshot does not hold the game")
 random.seed()`;
 const WASM_URL = new URL("pyodide.asm.wasm", indexURL).href;
-/* This version's wasm as its service worker names it, for the HTTP cache (wasm-cache.mjs). */
-const keptWasm = navigator.serviceWorker?.controller ? wasmCache.keptValidators()
-  : Promise.resolve("");
 let opening = null;
+let asking = null;
 let booting = null;
 
-/* The kept snapshot, or null: read from the moment the shell has painted or the boot starts,
- * whichever comes first, so that reading its 14 MB does not compete with the first frame. */
+/* What a later visit keeps, asked of the service worker from the moment the shell has painted or
+ * the boot starts, whichever comes first, so that neither competes with the first frame: the
+ * kept snapshot, or null (reading its 14 MB)... */
 function openSnapshot() {
   opening ??= snapshots.open().catch((error) => {
     console.warn(`boot snapshot not read: ${error}`);
     return null;
   });
   return opening;
+}
+
+/* ...and this version's wasm as the worker names it, for the HTTP cache (wasm-cache.mjs): "" when
+ * there is no worker to ask. */
+function keptWasm() {
+  asking ??= navigator.serviceWorker?.controller ? wasmCache.keptValidators()
+    : Promise.resolve("");
+  return asking;
 }
 
 /* The app's packages (boot/build/compile_app.mjs): every module compiled, PyScript's package and
@@ -91,7 +98,7 @@ async function fromSnapshot(app) {
  * this version's (wasm-cache.mjs); <html data-wasm> says which way it came: "http-cache" or
  * "service-worker" (nothing without a service worker, on a first visit). */
 async function wasmFromHttpCache() {
-  const expected = await keptWasm;
+  const expected = await keptWasm();
   if (expected) {
     wasmCache.fromHttpCache(WASM_URL, expected, (cached) => {
       root.dataset.wasm = cached ? "http-cache" : "service-worker";
@@ -142,6 +149,7 @@ function boot() {
 const root = document.documentElement;
 function afterTheFormsFrame() {
   openSnapshot();
+  keptWasm();
   // A hidden tab draws no frames: it boots at once, or as soon as it is hidden.
   if (document.visibilityState === "hidden") return boot();
   requestAnimationFrame(() => setTimeout(boot, 0));
