@@ -84,6 +84,22 @@ REWRITE = """async (how) => {
 }"""
 
 
+# Records when html[data-shell] was set (the shell painted, boot/preboot.js).
+SHELL_MARKED = """new MutationObserver((records, observer) => {
+  observer.disconnect();
+  window.__lcShellMarked = performance.now();
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-shell"]});"""
+# When the page first asked the service worker for what a later visit keeps (the snapshot's
+# record, the wasm's validators), and the sooner of the shell's mark and the runtime's start.
+ASKED = """() => {
+    const first = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
+    const asked = (path) => first(new URL(path, document.baseURI).href);
+    const start = first('lc:runtime-start') ?? Infinity;
+    return {snapshot: asked('__boot-snapshot__'), wasm: asked('__runtime-wasm__'),
+            from: Math.min(window.__lcShellMarked ?? Infinity, start)};
+}"""
+
+
 def snapshot_kept(page: Page) -> dict[str, object]:
     """Wait until the idle page has made its boot snapshot; the kept one."""
     page.wait_for_function(SNAPSHOT_SETTLED)
@@ -125,9 +141,14 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
         first_visit(player, url)
         assert page.evaluate(BOOT) == "normal"
         snapshot_kept(page)
+        page.add_init_script(SHELL_MARKED)
         reboot(player, "snapshot")
         # The wasm came from the HTTP cache, with the code V8 compiled for it (boot/wasm-cache.mjs).
         assert page.evaluate(WASM) == "http-cache"
+        # Neither was asked for before the shell was marked painted or the boot began: the
+        # first frame has them not to compete with.
+        asked = page.evaluate(ASKED)
+        assert asked["from"] <= asked["snapshot"] and asked["from"] <= asked["wasm"], asked
         play_a_round(page, seed=1)
         # Booted from a snapshot, the page takes no other.
         assert page.evaluate(SNAPSHOT) is None
