@@ -9,6 +9,7 @@ this interface is pure Python.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 ORDER = 2**252 + 27742317777372353535851937790883648493
@@ -54,6 +55,39 @@ class Group(Protocol):
         """Whether ``p`` encodes a point of the subgroup, canonically and not of small order
         (``crypto_core_ed25519_is_valid_point``)."""
         ...
+
+    def base(self, s: bytes) -> bytes:
+        """``s * G``, ``G`` the standard base point
+        (``crypto_scalarmult_ed25519_base_noclamp``); ``ValueError`` if ``s`` is zero."""
+        ...
+
+    def add(self, p: bytes, q: bytes) -> bytes:
+        """``P + Q`` (``crypto_core_ed25519_add``); ``ValueError`` on an invalid point."""
+        ...
+
+    def sub(self, p: bytes, q: bytes) -> bytes:
+        """``P - Q`` (``crypto_core_ed25519_sub``); ``ValueError`` on an invalid point."""
+        ...
+
+    def scalar_add(self, x: bytes, y: bytes) -> bytes:
+        """``x + y`` modulo ``ORDER`` (``crypto_core_ed25519_scalar_add``)."""
+        ...
+
+    def scalar_sub(self, x: bytes, y: bytes) -> bytes:
+        """``x - y`` modulo ``ORDER`` (``crypto_core_ed25519_scalar_sub``)."""
+        ...
+
+    def combine(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> bytes:
+        """``sum(s_i * P_i)`` (one ``mult`` and one ``add`` a term: the proofs' long sums,
+        done in one call where the library lives across a bridge); ``ValueError`` as
+        ``mult`` and ``add`` raise it, or if the lengths differ or are zero."""
+        ...
+
+
+def is_canonical(s: bytes) -> bool:
+    """Whether ``s`` is a canonical (below ``ORDER``) 32-byte scalar, zero allowed."""
+    return (isinstance(s, bytes) and len(s) == SCALAR_BYTES
+            and int.from_bytes(s, "little") < ORDER)
 
 
 def is_scalar(s: bytes) -> bool:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from nacl import bindings
 from nacl.exceptions import CryptoError
 
+from collections.abc import Sequence
+
 from .group import POINT_BYTES, SCALAR_BYTES, UNIFORM_BYTES, WIDE_BYTES, is_scalar
 
 
@@ -57,3 +59,50 @@ class SodiumGroup:
         """See ``Group.is_point``."""
         return (isinstance(p, bytes) and len(p) == POINT_BYTES
                 and bool(bindings.crypto_core_ed25519_is_valid_point(p)))
+
+    def base(self, s: bytes) -> bytes:
+        """See ``Group.base``."""
+        _need(s, SCALAR_BYTES, "a scalar")
+        try:
+            return bytes(bindings.crypto_scalarmult_ed25519_base_noclamp(s))
+        except CryptoError:
+            raise ValueError("the product is the identity") from None
+
+    def add(self, p: bytes, q: bytes) -> bytes:
+        """See ``Group.add``."""
+        _need(p, POINT_BYTES, "a point")
+        _need(q, POINT_BYTES, "a point")
+        try:
+            return bytes(bindings.crypto_core_ed25519_add(p, q))
+        except CryptoError:
+            raise ValueError("not a valid point") from None
+
+    def sub(self, p: bytes, q: bytes) -> bytes:
+        """See ``Group.sub``."""
+        _need(p, POINT_BYTES, "a point")
+        _need(q, POINT_BYTES, "a point")
+        try:
+            return bytes(bindings.crypto_core_ed25519_sub(p, q))
+        except CryptoError:
+            raise ValueError("not a valid point") from None
+
+    def scalar_add(self, x: bytes, y: bytes) -> bytes:
+        """See ``Group.scalar_add``."""
+        _need(x, SCALAR_BYTES, "a scalar")
+        _need(y, SCALAR_BYTES, "a scalar")
+        return bytes(bindings.crypto_core_ed25519_scalar_add(x, y))
+
+    def scalar_sub(self, x: bytes, y: bytes) -> bytes:
+        """See ``Group.scalar_sub``."""
+        _need(x, SCALAR_BYTES, "a scalar")
+        _need(y, SCALAR_BYTES, "a scalar")
+        return bytes(bindings.crypto_core_ed25519_scalar_sub(x, y))
+
+    def combine(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> bytes:
+        """See ``Group.combine``."""
+        if not scalars or len(scalars) != len(points):
+            raise ValueError("a combination needs as many scalars as points, at least one")
+        total = self.mult(scalars[0], points[0])
+        for s, p in zip(scalars[1:], points[1:]):
+            total = self.add(total, self.mult(s, p))
+        return total
