@@ -26,6 +26,7 @@ from playwright.sync_api import Page
 
 from lostcities import Options
 from lostcities.fair.codec import encode
+from lostcities.fair.wire import VERSION
 from lostcities.protocol import APP_VERSION
 from webui.online import control
 from webui.online.codes import ALPHABET, CODE_LENGTH, GUEST_KEY
@@ -166,13 +167,15 @@ def hostile_messages(native: NativePeer) -> dict[str, str]:
     seq = native.next_seq()
     assert native.seat.peer is not None
     sent = native.seat.peer.sent_after(0)
-    key = encode((5).to_bytes(32, "little"))
+    five = (5).to_bytes(32, "little")
+    share = encode(GROUP.base(five) + five + five)
     return {
-        "bad-message": json.dumps({"fair": 1, "seq": seq,
+        "bad-message": json.dumps({"fair": VERSION, "seq": seq,
                                    "move": {"type": "play", "card": PAYLOAD}}),
         "replayed": sent[0],
         "out-of-order": json.dumps({**json.loads(sent[-1]), "seq": seq + 3}),
-        "unexpected": json.dumps({"fair": 1, "seq": seq, "keys": {"cards": [[0, key]]}}),
+        "unexpected": json.dumps({"fair": VERSION, "seq": seq,
+                                  "shares": {"cards": [[0, share]]}}),
     }
 
 

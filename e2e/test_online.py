@@ -25,6 +25,7 @@ from onlinekit import (
 from playwright.sync_api import Page
 
 import lostcities
+from lostcities.fair.wire import VERSION
 from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.seats.local import LocalMatch
 from webui.session import Session
@@ -244,7 +245,8 @@ def test_a_hostile_message_from_the_guest_stops_the_match_on_the_hosts_page(
     mark = online_match.play(3)
     before = json.loads(saved_text(host, HOST_KEY) or "null")
     seq = seat_of(host, "host").peer.last_received + 1  # type: ignore[union-attr]
-    hostile = json.dumps({"fair": 1, "seq": seq, "move": {"type": "play", "card": PAYLOAD}})
+    hostile = json.dumps({"fair": VERSION, "seq": seq,
+                          "move": {"type": "play", "card": PAYLOAD}})
     inject(guest, hostile)
     notice = host.wait_for_selector(".online-error[role=alert]")
     assert notice is not None and "stopped" in notice.inner_text()

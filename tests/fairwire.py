@@ -257,12 +257,12 @@ class Oracle:
         self._check_agreement(views)
 
     def _check_keys(self, seat: int) -> None:
-        """Every position whose two keys the seat holds opens an item it may see."""
+        """Every position whose two shares the seat holds opens an item it may see."""
         peer = self.wire.peers[seat]
         for text in self.wire.received[seat][self.read[seat]:]:
             data = json.loads(text)
             round_now = 1 if peer.state is None else peer.state.round
-            for name, pairs in data.get("keys", {}).items():
+            for name, pairs in data.get("shares", {}).items():
                 scope = 0 if name in ("coin", "jobs") else round_now
                 self.held[seat].setdefault((scope, name), set()).update(p for p, _ in pairs)
             if "pick" in data:

@@ -13,11 +13,12 @@ from fairwire import GROUP, Wire, truth
 
 from lostcities import Options, card_text
 from lostcities.fair import CheatDetected, FairError, FairPeer, MatchStopped, ProtocolViolation
-from lostcities.fair.codec import encode
+from lostcities.fair.codec import decode, encode
 from lostcities.fair.fill import HIDDEN, is_hidden
-from lostcities.fair.masking import remask
+from lostcities.fair.masking import shuffle_context
+from lostcities.fair.proofs import SHARE_BYTES, ShuffleProof, verify_shuffle
 from lostcities.fair.table import Deck, Table
-from lostcities.fair.wire import dumps
+from lostcities.fair.wire import VERSION, dumps
 
 PLAIN = Options(rounds=1)
 OBJECTIVES = Options(rounds=1, objectives=True)
@@ -75,105 +76,170 @@ def sent(error: FairError) -> dict[str, Any]:
     return data
 
 
-def other_key(key: str) -> str:
-    """A valid key that is not ``key``."""
-    return encode((int.from_bytes(key.encode()[:8], "little") + 1).to_bytes(32, "little"))
-
-
-# ---------------------------------------------------------------- tampered shuffles
-
-
-class DuplicatingOuter(Table):
-    """Seat 1 shuffles one objective in twice (each under its own key, so no two points are
-    equal) and drops another, at positions that are never dealt."""
-
-    def step_vector(self, deck: Deck, step: int) -> tuple[bytes, ...]:
-        if step == 2 and deck.name == "objectives" and deck.x is not None:
-            perm = list(deck.mine.perm)
-            perm[-1] = perm[-2]
-            return remask(self.group, deck.mine.keys, deck.x, perm)
-        return super().step_vector(deck, step)
-
-
-class CopyingRekey(Table):
-    """Seat 0, re-keying, puts another position's card (under position 8's key, so no two
-    points are equal) into position 8, the first card of seat 1's hand."""
-
-    def step_vector(self, deck: Deck, step: int) -> tuple[bytes, ...]:
-        vector = super().step_vector(deck, step)
-        if step == 3 and deck.name == "cards" and deck.y is not None:
-            mine = deck.mine
-            assert mine.mask is not None
-            g = self.group
-            copied = g.mult(g.mul(mine.keys[8], g.invert(mine.mask)), deck.y[9])
-            return vector[:8] + (copied,) + vector[9:]
-        return vector
+def other_share(text: str) -> str:
+    """A well-formed share (a group point, canonical scalars) that is not ``text``: its point
+    replaced by another item's, its proof left as it was."""
+    data = decode(text, SHARE_BYTES)
+    point = GROUP.base(GROUP.scalar(bytes(63) + b"\x07"))
+    return encode(point + data[32:])
 
 
 def peer_with(table: type[Table]) -> type[FairPeer]:
     return type("Cheat", (FairPeer,), {"table_class": table})
 
 
+def sent_by(wire: Wire, seat: int) -> list[dict[str, Any]]:
+    """Every message ``seat`` has sent (as the other side received it)."""
+    return [json.loads(t) for t in wire.received[1 - seat]]
+
+
+# ---------------------------------------------------------------- tampered shuffles
+
+
+class Outer(Table):
+    """Seat 1, the outer peer of round 1: its hand is positions 8-15 of the cards."""
+
+    HAND = range(8, 16)
+
+
+class WeightedSums(Outer):
+    """The decryption oracle: seat 1 puts weighted sums of seat 0's first-shuffle points in
+    three of its own hand positions, hoping seat 0 takes its key off them and a
+    meet-in-the-middle search names each summed item. Its proof is the one for its honest
+    vector: no proof exists for the points it sends."""
+
+    def step_output(self, deck: Deck, step: int) -> tuple[tuple[bytes, ...], ShuffleProof]:
+        vector, proof = super().step_output(deck, step)
+        if step != 2 or deck.name != "cards" or deck.x is None:
+            return vector, proof
+        g = self.group
+        weights = [g.scalar(bytes([w]) + bytes(63)) for w in (1, 2, 3)]
+        forged = list(vector)
+        for n, j in enumerate(list(self.HAND)[:3]):
+            forged[j] = g.combine(weights, deck.x[3 * n:3 * n + 3])
+        return tuple(forged), proof
+
+
+class ProvenForgery(WeightedSums):
+    """The same forgery, with a proof made by the honest prover over the forged outputs (it
+    can only prove outputs it computes itself: a forgery's proof is made for other points)."""
+
+    def step_output(self, deck: Deck, step: int) -> tuple[tuple[bytes, ...], ShuffleProof]:
+        forged, _ = super().step_output(deck, step)
+        if step != 2 or deck.name != "cards":
+            return forged, _
+        honest, proof = Table.step_output(self, deck, step)
+        assert forged != honest
+        # a proof whose statement is the forged outputs: key, commitments and responses of the
+        # honest run, challenge recomputed over the forgery (what a prover without the secret
+        # relation can do)
+        context = shuffle_context(self.setup.digest(), deck.scope, deck.name, step)
+        assert not verify_shuffle(self.group, context, deck.x or (), forged, proof)
+        return forged, proof
+
+
+class SwappingOuter(Outer):
+    """Seat 1 shuffles one objective in twice (the second copy under another key, so no two
+    points are equal) and drops another."""
+
+    def step_output(self, deck: Deck, step: int) -> tuple[tuple[bytes, ...], ShuffleProof]:
+        vector, proof = super().step_output(deck, step)
+        if step == 2 and deck.name == "objectives" and deck.x is not None and deck.mine:
+            g = self.group
+            twice = g.mult(g.mul(deck.mine.key, deck.mine.key), deck.x[deck.mine.perm[-2]])
+            return vector[:-1] + (twice,), proof
+        return vector, proof
+
+
 def test_a_shuffle_with_a_card_masked_twice_is_caught_at_once() -> None:
     class Twice(Table):
-        def step_vector(self, deck: Deck, step: int) -> tuple[bytes, ...]:
-            vector = super().step_vector(deck, step)
-            return vector[:1] + vector[:-1] if step == 1 and deck.name == "cards" else vector
+        def step_output(self, deck: Deck,
+                        step: int) -> tuple[tuple[bytes, ...], ShuffleProof]:
+            vector, proof = super().step_output(deck, step)
+            if step == 1 and deck.name == "cards":
+                return vector[:1] + vector[:-1], proof
+            return vector, proof
 
     wire = Wire(PLAIN, first_player=0, peers=(peer_with(Twice), FairPeer))
     error = caught(wire, 0, CheatDetected, "bad-shuffle")
     assert error.evidence["positions"] == [0, 1] and sent(error)["shuffle"]["step"] == 1
 
 
-def test_a_shuffle_that_swaps_one_item_for_another_is_caught_at_the_audit() -> None:
-    wire = Wire(OBJECTIVES, first_player=0, peers=(FairPeer, peer_with(DuplicatingOuter)))
-    error = caught(wire, 1, CheatDetected, "audit")
+@pytest.mark.parametrize("cheat", [WeightedSums, ProvenForgery])
+def test_the_decryption_oracle_is_refused_at_its_first_message(cheat: type[Table]) -> None:
+    """The forged shuffle stops the match the moment it arrives: seat 0 never applies its key
+    to a forged point, and sends nothing more: no share, so the cheater reads nothing."""
+    wire = Wire(PLAIN, first_player=0, peers=(FairPeer, peer_with(cheat)))
+    error = caught(wire, 1, CheatDetected, "bad-shuffle")
+    assert error.evidence["deck"] == "cards" and error.evidence["step"] == 2
+    forged = sent(error)
+    assert forged["seq"] == 1 and "shuffle" in forged
+    honest_sent = sent_by(wire, 0)
+    assert [m["seq"] for m in honest_sent] == [1]  # its own first shuffle, nothing after
+    assert "shares" not in honest_sent[0]
+    cards = wire.peers[1].table.decks[(1, "cards")]
+    assert not cards.known  # the cheater opened nothing
+
+
+def test_a_shuffle_that_swaps_one_item_for_another_is_caught_at_once() -> None:
+    wire = Wire(OBJECTIVES, first_player=0, peers=(FairPeer, peer_with(SwappingOuter)))
+    error = caught(wire, 1, CheatDetected, "bad-shuffle")
     assert error.evidence["deck"] == "objectives" and error.evidence["step"] == 2
-    # the round was played to its last card before the audit caught it
-    honest = wire.peers[0]
-    assert honest.state is not None and len(honest.state.deck) == 1
-    assert "reveal" in sent(error)
+    assert wire.peers[0].state is None  # nothing was dealt
 
 
-def test_a_re_keying_that_copies_a_position_is_caught_when_it_opens() -> None:
-    wire = Wire(PLAIN, first_player=0, peers=(peer_with(CopyingRekey), FairPeer))
-    error = caught(wire, 0, CheatDetected, "bad-key")
-    assert error.evidence["deck"] == "cards" and error.evidence["position"] == 8
+# ---------------------------------------------------------------- shares
 
 
-# ---------------------------------------------------------------- keys
-
-
-@pytest.mark.parametrize("cheater, reason", [(0, "committed"), (1, "opens to no item")])
-def test_a_wrong_key_for_a_drawn_card_is_caught_at_once(cheater: int, reason: str) -> None:
+@pytest.mark.parametrize("cheater", [0, 1])
+def test_a_wrong_share_for_a_drawn_card_is_caught_at_once(cheater: int) -> None:
     def change(m: dict[str, Any]) -> list[dict[str, Any]] | None:
-        pairs = m.get("keys", {}).get("cards", [])
+        pairs = m.get("shares", {}).get("cards", [])
         if "move" in m or len(pairs) != 1:
             return None
-        pairs[0][1] = other_key(pairs[0][1])
+        pairs[0][1] = other_share(pairs[0][1])
         return [m]
 
     wire = Wire(PLAIN, first_player=1 - cheater, tamper=cheat_once(cheater, change))
-    error = caught(wire, cheater, CheatDetected, "bad-key")
-    assert reason in error.message and error.evidence["deck"] == "cards"
+    error = caught(wire, cheater, CheatDetected, "bad-share")
+    assert "proof" in error.message and error.evidence["deck"] == "cards"
 
 
-@pytest.mark.parametrize("cheater, reason", [(0, "committed"), (1, "opens to no item")])
-def test_a_changed_key_for_a_played_card_is_caught_at_once(cheater: int, reason: str) -> None:
+@pytest.mark.parametrize("cheater", [0, 1])
+def test_a_changed_share_for_a_played_card_is_caught_at_once(cheater: int) -> None:
     def change(m: dict[str, Any]) -> list[dict[str, Any]] | None:
-        if m.get("move", {}).get("type") not in ("play", "discard") or "keys" not in m:
+        if m.get("move", {}).get("type") not in ("play", "discard") or "shares" not in m:
             return None
-        m["keys"]["cards"][0][1] = other_key(m["keys"]["cards"][0][1])
+        m["shares"]["cards"][0][1] = other_share(m["shares"]["cards"][0][1])
         return [m]
 
     wire = Wire(PLAIN, first_player=cheater, tamper=cheat_once(cheater, change))
-    error = caught(wire, cheater, CheatDetected, "bad-key")
-    assert reason in error.message and error.evidence["position"] == sent(error)["pos"]
+    error = caught(wire, cheater, CheatDetected, "bad-share")
+    assert error.evidence["position"] == sent(error)["pos"]
+
+
+@pytest.mark.parametrize("cheater", [0, 1])
+def test_a_share_of_another_position_is_caught_at_once(cheater: int) -> None:
+    """A share is bound to its position: a true share of one position sent for another (a
+    copy that would open a card the sender chose) fails its proof."""
+    shares: list[list[Any]] = []
+
+    def change(m: dict[str, Any]) -> list[dict[str, Any]] | None:
+        pairs = m.get("shares", {}).get("cards", [])
+        if len(pairs) < 2:
+            return None
+        pairs[0][1] = pairs[1][1]
+        shares.extend(pairs)
+        return [m]
+
+    wire = Wire(PLAIN, first_player=0, tamper=cheat_once(cheater, change))
+    error = caught(wire, cheater, CheatDetected, "bad-share")
+    assert error.evidence["position"] == shares[0][0]
 
 
 def test_a_key_held_back_is_caught_at_once() -> None:
     def change(m: dict[str, Any]) -> list[dict[str, Any]] | None:
-        pairs = m.get("keys", {}).get("cards", [])
+        pairs = m.get("shares", {}).get("cards", [])
         if len(pairs) < 8:
             return None
         del pairs[3]  # one card of the deal
@@ -181,7 +247,7 @@ def test_a_key_held_back_is_caught_at_once() -> None:
 
     wire = Wire(PLAIN, first_player=0, tamper=cheat_once(1, change))
     error = caught(wire, 1, CheatDetected, "withheld")
-    assert len(error.evidence["owed"]["keys"]["cards"]) == 1
+    assert len(error.evidence["owed"]["shares"]["cards"]) == 1
 
 
 def test_the_round_secret_held_back_is_caught_at_once() -> None:
@@ -240,7 +306,7 @@ def test_a_card_not_dealt_to_that_hand_is_caught_at_once() -> None:
 
 
 def test_a_play_from_a_position_not_in_the_hand_is_caught_at_once() -> None:
-    """Seat 1 discards the deck's top card (sending its own key for it) as if it held it."""
+    """Seat 1 discards the deck's top card (sending its own share of it) as if it held it."""
     wire = Wire(PLAIN, first_player=1, seed=6)
 
     def change(m: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -254,7 +320,7 @@ def test_a_play_from_a_position_not_in_the_hand_is_caught_at_once() -> None:
         deck = wire.peers[1].table.decks[(1, "cards")]
         m["move"] = {"type": "discard", "card": card_text(truth(wire, 1, "cards")[pos])}
         m["pos"] = pos
-        m["keys"] = {"cards": [[pos, encode(deck.mine.keys[pos])]]}
+        m["shares"] = {"cards": [[pos, encode(wire.peers[1].table._share(deck, pos))]]}
         return [m]
 
     wire.tamper = cheat_once(1, change)
@@ -291,7 +357,7 @@ def test_a_job_pick_opened_other_than_committed_is_caught_at_once() -> None:
         if "pick" not in m:
             return None
         pos = 1 - m["pick"][0]
-        m["pick"] = [pos, encode(wire.peers[0].table.decks[(0, "jobs")].mine.keys[pos])]
+        m["pick"] = [pos, m["pick"][1]]
         return [m]
 
     wire = Wire(JOBS, first_player=0)
@@ -331,7 +397,7 @@ def test_a_move_out_of_turn_is_refused() -> None:
     def change(m: dict[str, Any]) -> list[dict[str, Any]] | None:
         if m.get("move") != {"type": "draw", "source": "deck"}:
             return None
-        extra = {"fair": 1, "seq": m["seq"] + 1, "move": {"type": "discard", "card": "R7"},
+        extra = {"fair": VERSION, "seq": m["seq"] + 1, "move": {"type": "discard", "card": "R7"},
                  "pos": 0}
         return [m, extra]
 

@@ -11,16 +11,17 @@ from nacl import bindings
 
 from lostcities.fair.codec import decode, encode
 from lostcities.fair.derive import (
-    key_commitment, permutation, pick_commitment, role_secrets, scope_seed,
+    bound_to, permutation, pick_commitment, role_secrets, scope_seed,
 )
 from lostcities.fair.group import ORDER, is_scalar
 from lostcities.fair.items import DECK_NAMES, deck_items, item_table
-from lostcities.fair.masking import item_order, mask_all, rekey, remask, unmask
+from lostcities.fair.masking import item_order
+from lostcities.fair.proofs import open_share, share, shuffle, verify_shuffle
 from lostcities.fair.sodium import SodiumGroup
 from lostcities.fair.vectors import vectors
 
 G = SodiumGroup()
-VECTORS_SHA256 = "5f8d06ef7cdeffe7ae8ffd36c5fefa2773bcb5d52a398a90204d21dabc356319"
+VECTORS_SHA256 = "a07c6c1f5766edb93f215133f5b93f310c5eb86867ac972e5e2df097ebc42d05"
 
 
 def scalar(label: str) -> bytes:
@@ -73,23 +74,27 @@ def test_every_item_has_its_own_point_in_the_group() -> None:
     assert len(item_table(G, "cards", True).items) == 72
 
 
-def test_the_three_steps_deal_a_permutation_that_opens_only_with_both_keys() -> None:
+def test_the_two_shuffles_deal_a_permutation_that_opens_only_with_both_shares() -> None:
     table = item_table(G, "cards", False)
-    inner = role_secrets(G, scope_seed(b"i" * 32, 1), "cards", 60, True)
-    outer = role_secrets(G, scope_seed(b"o" * 32, 1), "cards", 60, False)
-    assert inner.mask is not None and outer.mask is None
-    x = mask_all(G, inner.mask, table.points, inner.perm)
-    y = remask(G, outer.keys, x, outer.perm)
-    z = rekey(G, inner.mask, inner.keys, y)
+    seeds = scope_seed(b"i" * 32, 1), scope_seed(b"o" * 32, 1)
+    inner = role_secrets(G, seeds[0], "cards", 60, True)
+    x, proof_x = shuffle(G, seeds[0], b"c1", inner.key, inner.perm, table.points)
+    outer = role_secrets(G, seeds[1], "cards", 60, False, bound_to(x))
+    y, proof_y = shuffle(G, seeds[1], b"c2", outer.key, outer.perm, x)
+    assert verify_shuffle(G, b"c1", table.points, x, proof_x)
+    assert verify_shuffle(G, b"c2", x, y, proof_y)
     order = item_order(inner.perm, outer.perm)
     assert sorted(order) == list(range(60))
     for j in (0, 17, 59):
-        assert unmask(G, z[j], inner.keys[j], outer.keys[j]) == table.points[order[j]]
-        # one key alone, or another position's key, opens nothing
-        assert unmask(G, z[j], inner.keys[j], outer.keys[j - 1]) not in table.index
-        assert G.mult(G.invert(outer.keys[j]), z[j]) not in table.index
-    assert len(set(x)) == len(set(y)) == len(set(z)) == 60
-    assert not set(table.points) & (set(x) | set(y) | set(z))
+        mine = share(G, seeds[0], b"s", inner.key, y[j])
+        point = open_share(G, b"s", G.base(inner.key), y[j], mine)
+        assert point is not None
+        assert G.mult(G.invert(outer.key), point) == table.points[order[j]]
+        # one key alone opens nothing; a share is for its own position only
+        assert G.mult(G.invert(outer.key), y[j]) not in table.index
+        assert open_share(G, b"s", G.base(inner.key), y[j - 1], mine) is None
+    assert len(set(x)) == len(set(y)) == 60
+    assert not set(table.points) & (set(x) | set(y))
 
 
 def test_secrets_are_derived_per_scope_and_differ_between_roles() -> None:
@@ -97,15 +102,17 @@ def test_secrets_are_derived_per_scope_and_differ_between_roles() -> None:
     assert scope_seed(secret, 1) != scope_seed(secret, 2) != scope_seed(secret, 0)
     seed = scope_seed(secret, 1)
     assert role_secrets(G, seed, "cards", 60, True) == role_secrets(G, seed, "cards", 60, True)
-    assert role_secrets(G, seed, "cards", 60, True).keys != role_secrets(
-        G, seed, "objectives", 60, True).keys
+    assert role_secrets(G, seed, "cards", 60, True).key != role_secrets(
+        G, seed, "objectives", 60, True).key
+    # the second shuffler's secrets are bound to what it answers
+    outer = role_secrets(G, seed, "cards", 60, False, bound_to([b"a" * 32]))
+    other = role_secrets(G, seed, "cards", 60, False, bound_to([b"b" * 32]))
+    assert outer.key != other.key and outer.perm != other.perm
     perm = permutation(seed, "p", 72)
     assert sorted(perm) == list(range(72)) and perm != tuple(range(72))
-    key = scalar("k")
-    assert key_commitment(1, "cards", 3, key) != key_commitment(1, "cards", 4, key)
-    assert key_commitment(1, "cards", 3, key) != key_commitment(2, "cards", 3, key)
-    assert pick_commitment(0, key) != pick_commitment(1, key)
-    assert len(key_commitment(1, "cards", 3, key)) == 16
+    nonce = scalar("k")
+    assert pick_commitment(0, nonce) != pick_commitment(1, nonce)
+    assert len(pick_commitment(0, nonce)) == 16
 
 
 def test_base64_is_strict() -> None:

@@ -14,6 +14,7 @@ from fairseats import (ALL, GROUP, MARKUP, TOKEN, Connection, HostEnd, KeptLink,
 
 from lostcities import Options
 from lostcities.errors import CorruptSave
+from lostcities.fair.wire import VERSION
 from lostcities.protocol import APP_VERSION
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
@@ -121,13 +122,14 @@ def hostile(pair: Pair) -> list[str]:
     last = json.loads(sent[-1])
     return [
         "\u0000{ not json",
-        json.dumps({"fair": 1, "seq": last["seq"] + 1, "move": {"type": "play",
+        json.dumps({"fair": VERSION, "seq": last["seq"] + 1, "move": {"type": "play",
                                                                  "card": MARKUP}}),
         sent[0],  # replayed
         json.dumps({**last, "seq": last["seq"] + 5}),  # out of order
         json.dumps({"lc": "welcome", "app": MARKUP}),
-        json.dumps({"fair": 1, "seq": last["seq"] + 1, "keys": {"cards": [[0, "A" * 43]]}}),
-        json.dumps({"fair": 1, "seq": last["seq"] + 1, "shuffle": {"batch": 1, "step": 2,
+        json.dumps({"fair": VERSION, "seq": last["seq"] + 1,
+                    "shares": {"cards": [[0, "A" * 128]]}}),
+        json.dumps({"fair": VERSION, "seq": last["seq"] + 1, "shuffle": {"batch": 1, "step": 2,
                                                                     "decks": {"cards": MARKUP}}}),
         "x" * 70_000,
     ]
@@ -165,7 +167,7 @@ def test_a_hostile_message_stops_the_match_with_a_notice_and_the_evidence_saved(
     assert again.stopped and again.view()["log"] == before["log"]
     # the stopped page reads nothing more, and its notice shows as text
     sent = len(pair.conn.sent)
-    pair.conn.to_guest.append(json.dumps({"fair": 1, "seq": 10**6}))
+    pair.conn.to_guest.append(json.dumps({"fair": VERSION, "seq": 10**6}))
     pair.conn.deliver()
     assert [who for who, _, _ in pair.conn.sent[sent:]] == ["host"]
     html = str(status_bar("en", "connected", "Ana", "ABCDEF", error=notice))
@@ -220,7 +222,7 @@ def test_the_room_lets_in_one_guest_and_refuses_the_rest() -> None:
     conn = Connection(pair.host, pair.guest, pair.now)
     pair.conn = conn
     conn.to_host.clear()  # the guest's hello is lost; something else comes first
-    pair.host.receive(conn.end, json.dumps({"fair": 1, "seq": 1}), pair.now)
+    pair.host.receive(conn.end, json.dumps({"fair": VERSION, "seq": 1}), pair.now)
     assert conn.closing and not pair.host.stopped
     assert "the first message must be a hello" in json.loads(conn.to_guest[-1])["message"]
     pair.reconnect()

@@ -35,6 +35,16 @@ def edited(change: Callable[[dict[str, Any]], Any]) -> Callable[[str], str]:
     return edit
 
 
+def share_of(scalar: bytes) -> str:
+    """A share on the wire: a valid point, then ``scalar`` as its challenge and response."""
+    return encode(GROUP.base(b"\x09" + bytes(31)) + scalar + scalar)
+
+
+def decode_proof(data: dict[str, Any]) -> bytes:
+    text = data["shuffle"]["proofs"]["cards"]
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
 def with_point(data: dict[str, Any], point: bytes) -> None:
     raw = base64.urlsafe_b64decode(data["shuffle"]["decks"]["cards"] + "=")
     data["shuffle"]["decks"]["cards"] = encode(point + raw[32:])
@@ -43,11 +53,11 @@ def with_point(data: dict[str, Any], point: bytes) -> None:
 BAD: dict[str, Callable[[str], str]] = {
     "not JSON": lambda t: t[:-1],
     "not an object": lambda t: "[1, 2]",
-    "another version": edited(lambda d: d.update(fair=2)),
+    "another version": edited(lambda d: d.update(fair=1)),
     "an unknown field": edited(lambda d: d.update(extra=1)),
     "no seq": edited(lambda d: d.pop("seq")),
     "a boolean seq": edited(lambda d: d.update(seq=True)),
-    "nothing in it": lambda t: '{"fair": 1, "seq": 1}',
+    "nothing in it": lambda t: '{"fair": 2, "seq": 1}',
     "a step out of range": edited(lambda d: d["shuffle"].update(step=4)),
     "an unknown deck": edited(lambda d: d["shuffle"]["decks"].update(dice="AAAA")),
     "a point off the curve": edited(lambda d: with_point(d, b"\xff" * 32)),
@@ -55,17 +65,24 @@ BAD: dict[str, Callable[[str], str]] = {
     "padded base64": edited(lambda d: d["shuffle"]["decks"].update(
         cards=d["shuffle"]["decks"]["cards"] + "=")),
     "a setup digest of the wrong form": edited(lambda d: d["shuffle"].update(setup="xyz")),
-    "a key above the group order": lambda t: dumps(
-        {"fair": 1, "seq": 1, "keys": {"cards": [[0, encode(ORDER.to_bytes(32, "little"))]]}}),
-    "a zero key": lambda t: dumps(
-        {"fair": 1, "seq": 1, "keys": {"cards": [[0, encode(bytes(32))]]}}),
-    "two keys for one position": lambda t: dumps(
-        {"fair": 1, "seq": 1, "keys": {"cards": [[0, encode(b"\x05" * 32)]] * 2}}),
+    "a share scalar above the group order": lambda t: dumps(
+        {"fair": 2, "seq": 1, "shares": {"cards": [[0, share_of(ORDER.to_bytes(32, "little"))]]}}),
+    "a share off the group": lambda t: dumps(
+        {"fair": 2, "seq": 1, "shares": {"cards": [[0, encode(b"\xff" * 32 + bytes(64))]]}}),
+    "a share of the wrong size": lambda t: dumps(
+        {"fair": 2, "seq": 1, "shares": {"cards": [[0, encode(b"\x05" * 32)]]}}),
+    "two shares for one position": lambda t: dumps(
+        {"fair": 2, "seq": 1, "shares": {"cards": [[0, share_of(b"\x05" * 32)]] * 2}}),
     "a position off the deck": lambda t: dumps(
-        {"fair": 1, "seq": 1, "keys": {"cards": [[72, encode(b"\x05" + bytes(31))]]}}),
-    "a move that is no move": lambda t: dumps({"fair": 1, "seq": 1, "move": {"type": "fly"}}),
+        {"fair": 2, "seq": 1, "shares": {"cards": [[72, share_of(b"\x05" * 32)]]}}),
+    "a shuffle without its proof": edited(lambda d: d["shuffle"].pop("proofs")),
+    "a proof of the wrong size": edited(lambda d: d["shuffle"]["proofs"].update(
+        cards=d["shuffle"]["proofs"]["cards"][:-43])),
+    "a proof holding a point off the group": edited(lambda d: d["shuffle"]["proofs"].update(
+        cards=encode(b"\xff" * 32 + decode_proof(d)[32:]))),
+    "a move that is no move": lambda t: dumps({"fair": 2, "seq": 1, "move": {"type": "fly"}}),
     "a reveal of another scope": lambda t: dumps(
-        {"fair": 1, "seq": 1, "reveal": {"9": encode(bytes(32))}}),
+        {"fair": 2, "seq": 1, "reveal": {"9": encode(bytes(32))}}),
     "too long": lambda t: t + " " * MAX_MESSAGE_CHARS,
 }
 
@@ -133,12 +150,12 @@ def test_a_save_resumes_exactly() -> None:
 
 
 @pytest.mark.parametrize("what", ["format", "version", "secret", "options", "seat",
-                                  "a received key", "a sent message", "a lost message",
+                                  "a received share", "a sent message", "a lost message",
                                   "a stray field"])
 def test_a_corrupt_save_is_refused(what: str) -> None:
     saved = played_save()
     transcript = saved["transcript"]
-    received = [e for e in transcript if e["dir"] == "in" and "keys" in e["msg"]]
+    received = [e for e in transcript if e["dir"] == "in" and "shares" in e["msg"]]
     sent = [e for e in transcript if e["dir"] == "out"]
     if what == "format":
         saved["format"] = "lostcities-state"
@@ -150,9 +167,9 @@ def test_a_corrupt_save_is_refused(what: str) -> None:
         saved["options"]["rounds"] = 9
     elif what == "seat":
         saved["seat"] = 0
-    elif what == "a received key":
-        pairs = received[-1]["msg"]["keys"]["cards"]
-        pairs[0][1] = encode(b"\x07" + bytes(31))
+    elif what == "a received share":
+        pairs = received[-1]["msg"]["shares"]["cards"]
+        pairs[0][1] = share_of(b"\x07" + bytes(31))
     elif what == "a sent message":
         sent[-1]["msg"]["seq"] += 1
     elif what == "a lost message":

@@ -15,6 +15,10 @@ from .fill import HIDDEN, is_hidden
 from .group import Group
 from .items import item_table
 from .records import Deck, Pending, Setup
+from .wire import Shuffle
+
+STEPS = 2
+"""Shuffle steps a batch takes: the inner peer's, then the outer peer's."""
 
 
 class TableBase:
@@ -28,8 +32,8 @@ class TableBase:
         self._secret = secret
         self.decks: dict[tuple[int, str], Deck] = {}
         self.steps: dict[int, int] = {}
-        """Shuffle steps done, per batch (batch ``r`` holds round ``r``'s decks; batch 1 also
-        the match's coin and jobs)."""
+        """Shuffle steps done (of ``STEPS``), per batch (batch ``r`` holds round ``r``'s
+        decks; batch 1 also the match's coin and jobs)."""
         self.state: State | None = None
         self.pending: Pending | None = None
         self.picked = [False, False]
@@ -40,9 +44,10 @@ class TableBase:
         self.revealed: dict[int, dict[int, bytes]] = {}
         self.round_start: State | None = None
         self.round_moves: list[Move] = []
-        self.replaying: dict[tuple[int, int], dict[str, tuple[bytes, ...]]] | None = None
-        """While a save is replayed: this peer's own shuffle vectors as it sent them (taken,
-        not recomputed), and audits check keys only; ``None`` in play."""
+        self.replaying: dict[tuple[int, int], Shuffle] | None = None
+        """While a save is replayed: this peer's own shuffle steps as it sent them (taken, not
+        recomputed), and the proofs and audits checked when the messages came are not checked
+        again; ``None`` in play."""
         self._start_batch(1)
 
     def copy(self) -> Self:
@@ -88,8 +93,8 @@ class TableBase:
         inner = self.inner_of(batch)
         for scope, name in self.batch_decks(batch):
             table = item_table(self.group, name, self.options.sixth_colour)
-            mine = role_secrets(self.group, scope_seed(self._secret, scope), name,
-                                len(table.items), inner == self.me)
+            mine = None if inner != self.me else role_secrets(
+                self.group, scope_seed(self._secret, scope), name, len(table.items), True)
             self.decks[(scope, name)] = Deck(scope, name, table, inner, mine)
         self.steps[batch] = 0
 

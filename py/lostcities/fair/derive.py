@@ -3,7 +3,8 @@
 A peer draws one 32-byte match secret from a secure random source (the caller's job: the
 protocol itself does no I/O). Each *scope* (0 for the match: the coin and the job offers;
 ``r`` for round ``r``) gets its own seed, ``HMAC-SHA256(secret, scope)``; each deck of the
-scope derives its global mask, its permutation and its per-position keys from that seed. A
+scope derives its key and its permutation from that seed (the second shuffler's bound to the
+first one's shuffle as well). A
 round's audit reveals the round's seed alone: it proves every step the peer took in the round
 and says nothing about the other scopes.
 """
@@ -14,11 +15,12 @@ import hashlib
 import hmac
 import struct
 from dataclasses import dataclass
+from collections.abc import Sequence
 from itertools import count
 
 from .group import Group, is_scalar
 
-DOMAIN = b"lostcities-fair/1/"
+DOMAIN = b"lostcities-fair/2/"
 SEED_BYTES = 32
 COMMIT_BYTES = 16
 """Commitments are SHA-256 cut to 16 bytes: binding needs second preimages (2^128 work)."""
@@ -49,32 +51,36 @@ def permutation(seed: bytes, label: str, n: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class RoleSecrets:
-    """One peer's secrets for one deck: ``mask`` (the inner peer's global key, else ``None``),
-    ``perm`` (its shuffle) and ``keys`` (one per final position)."""
+    """One peer's secrets for one deck: its ``key`` (one scalar for the whole deck) and
+    ``perm`` (its shuffle)."""
 
-    mask: bytes | None
+    key: bytes
     perm: tuple[int, ...]
-    keys: tuple[bytes, ...]
 
 
-def role_secrets(group: Group, seed: bytes, deck: str, n: int, inner: bool) -> RoleSecrets:
-    """The secrets of the inner (``inner=True``) or outer peer for ``deck`` of ``n`` items."""
-    mask = scalar_for(group, seed, f"{deck}/mask") if inner else None
-    perm = permutation(seed, f"{deck}/{'inner' if inner else 'outer'}", n)
-    keys = tuple(scalar_for(group, seed, f"{deck}/key/{j}") for j in range(n))
-    return RoleSecrets(mask, perm, keys)
+def role_secrets(group: Group, seed: bytes, deck: str, n: int, inner: bool,
+                 bound: bytes = b"") -> RoleSecrets:
+    """The secrets of the inner (``inner=True``) or outer peer for ``deck`` of ``n`` items.
+    ``bound`` is a digest of what the peer answers (the outer peer's input: the inner peer's
+    shuffle), so that two different inputs never get the same key or permutation."""
+    label = f"{deck}/{'inner' if inner else 'outer'}/{bound.hex()}"
+    return RoleSecrets(scalar_for(group, seed, f"{label}/key"), permutation(seed, label, n))
 
 
-def key_commitment(scope: int, deck: str, pos: int, key: bytes) -> bytes:
-    """The inner peer's commitment to its key for one position."""
-    data = DOMAIN + f"commit/{scope}/{deck}/{pos}/".encode() + key
-    return hashlib.sha256(data).digest()[:COMMIT_BYTES]
+def bound_to(points: Sequence[bytes]) -> bytes:
+    """The digest an answer to ``points`` is bound to."""
+    return hashlib.sha256(DOMAIN + b"bound/" + b"".join(points)).digest()
 
 
-def pick_commitment(pos: int, key: bytes) -> bytes:
+def pick_nonce(group: Group, match_seed: bytes) -> bytes:
+    """Seat 0's secret that hides its job pick in its commitment (revealed with the pick)."""
+    return scalar_for(group, match_seed, "jobs/pick")
+
+
+def pick_commitment(pos: int, nonce: bytes) -> bytes:
     """Seat 0's commitment to the job it picks (the position of the job in its offer, hidden
-    by its secret key for that position) until seat 1 has picked."""
-    return hashlib.sha256(DOMAIN + f"pick/{pos}/".encode() + key).digest()[:COMMIT_BYTES]
+    by its ``pick_nonce``) until seat 1 has picked."""
+    return hashlib.sha256(DOMAIN + f"pick/{pos}/".encode() + nonce).digest()[:COMMIT_BYTES]
 
 
 def digest(text: str) -> str:

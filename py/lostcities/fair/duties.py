@@ -1,5 +1,5 @@
 """Who owes what, and who may move: the protocol's duties, computed alike by both peers from
-the public facts (a seat owes every key the rules entitle the other to, and its shuffle step
+the public facts (a seat owes every share the rules entitle the other to, and its shuffle step
 when due)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from ..engine import legal_moves
 from ..moves import Move, NextRound, PickJob
 from ..skills import RADIO_PEEK
 from ..state import State
-from .base import TableBase
+from .base import STEPS, TableBase
 from .fill import HIDDEN, is_hidden, is_placeholder
 from .records import OFFERS, Debts, Deck
 
@@ -21,7 +21,7 @@ class Duties(TableBase):
 
     def _step_owner(self, batch: int, step: int) -> int:
         inner = self.inner_of(batch)
-        return inner if step in (1, 3) else 1 - inner
+        return inner if step == 1 else 1 - inner
 
     def reveals_due(self) -> set[int]:
         """The scopes whose seeds both peers must reveal now (the round is over)."""
@@ -43,7 +43,7 @@ class Duties(TableBase):
 
     def entitled(self, deck: Deck, seat: int) -> set[int]:
         """The positions of ``deck`` that ``seat`` may know now, under the rules, but for the
-        cards on the table: the move that puts a card there carries its key."""
+        cards on the table: the move that puts a card there carries its share."""
         if deck.name == "coin":
             return {0}
         if deck.name == "jobs":
@@ -56,7 +56,7 @@ class Duties(TableBase):
         if deck.name == "mixups":
             triggered = self.pending is not None and self.pending.kind == "mixup"
             return {0} if triggered or st.mixup is not None else set()
-        cards: list[Card] = list(st.hands[seat])  # (cards on the table came with their keys)
+        cards: list[Card] = list(st.hands[seat])  # (cards on the table came with shares)
         count = self._peek_count(st, seat)
         if count:
             cards.extend(st.deck[-count:])
@@ -67,18 +67,18 @@ class Duties(TableBase):
         """What ``seat`` owes the other now."""
         owed = Debts()
         for batch, done in self.steps.items():
-            if done < 3 and self._step_owner(batch, done + 1) == seat:
+            if done < STEPS and self._step_owner(batch, done + 1) == seat:
                 owed.shuffle = (batch, done + 1)
         for scope in self.reveals_due():
             if seat not in self.revealed.get(scope, {}):
                 owed.reveal.add(scope)
         owed.pick = seat == 0 and self._pick_open_due()
         for deck in self.decks.values():
-            if deck.z is None or deck.scope in owed.reveal or deck.scope not in (0, self.round):
+            if deck.y is None or deck.scope in owed.reveal or deck.scope not in (0, self.round):
                 continue
             missing = self.entitled(deck, 1 - seat) - deck.given[seat]
             if missing:
-                owed.keys[deck.name] = missing
+                owed.shares[deck.name] = missing
         return owed
 
     def _pick_open_due(self) -> bool:
@@ -101,7 +101,7 @@ class Duties(TableBase):
             return 0 if not self.picked[0] else 1 if not self.picked[1] else None
         if st.phase == "round-end":
             following = st.round + 1
-            return self.starter_of(following) if self.steps.get(following) == 3 else None
+            return self.starter_of(following) if self.steps.get(following) == STEPS else None
         if st.phase == "match-end":
             return None
         return st.to_act

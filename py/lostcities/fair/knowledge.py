@@ -1,4 +1,4 @@
-"""What a peer knows and how the engine sees it: keys opened, cards filled into the engine
+"""What a peer knows and how the engine sees it: positions opened, cards filled into the engine
 state, moves applied with the fair deal and mixup put in, pending draws settled, and the
 round's audit and replay."""
 
@@ -12,6 +12,7 @@ from ..mixups import MIXUP_TRIGGER_DECK
 from ..moves import Draw, Move, NextRound, PickJob, move_to_json
 from ..state import LogEntry, State
 from .audit import audit_deck, deck_order
+from .base import STEPS
 from .duties import Duties
 from .errors import cheat
 from .fill import fill_cards, fill_objectives, fill_offers, hidden, placeholder
@@ -130,12 +131,13 @@ class Knowledge(Duties):
         if st is not None and st.phase == "round-end" and st.round + 1 not in self.steps:
             self._start_batch(st.round + 1)
             return True
-        if st is None and self.steps.get(1) == 3 and self._first_player() is not None:
+        if st is None and self.steps.get(1) == STEPS and self._first_player() is not None:
             self._create()
             return True
-        if st is not None and st.phase == "jobs" and len(self.public_picks) == 2:
-            jobs = self.deck("jobs")
-            assert jobs is not None
+        jobs = self.deck("jobs")
+        if (st is not None and st.phase == "jobs" and jobs is not None
+                and len(self.public_picks) == 2
+                and all(p in jobs.known for p in self.public_picks.values())):
             for seat in (0, 1):
                 self._apply_theirs(PickJob(str(jobs.known[self.public_picks[seat]])))
             return True
@@ -195,15 +197,15 @@ class Knowledge(Duties):
         for (deck_scope, _), deck in sorted(self.decks.items()):
             if deck_scope != scope:
                 continue
+            assert deck.mine is not None and deck.x is not None and deck.y is not None
             theirs = audit_deck(self.group, deck.table, scope, deck.name, seed,
-                                deck.inner == them, (deck.x, deck.y, deck.z), deck.commits,
-                                deck.theirs, recompute=self.replaying is None)
+                                deck.inner == them, (deck.x, deck.y), deck.publics[them],
+                                recompute=self.replaying is None)
             inner, outer = (theirs, deck.mine) if deck.inner == them else (deck.mine, theirs)
             order = deck_order(inner, outer)
             items = {pos: deck.table.items[i] for pos, i in enumerate(order)}
             for pos, item in items.items():
                 self._learn(deck, pos, item)
-            deck.theirs = dict(enumerate(theirs.keys))
             self._fill(deck, items)
 
     def _check_replay(self) -> None:

@@ -22,7 +22,7 @@ from .derive import SEED_BYTES
 from .errors import FairError, MatchStopped, NotAllowed, ProtocolViolation, stopped_from_json
 from .group import Group
 from .table import Setup, Table
-from .wire import MAX_MESSAGE_CHARS, VERSION, Message, dumps, parse
+from .wire import MAX_MESSAGE_CHARS, VERSION, Message, Shuffle, dumps, parse
 
 SAVE_FORMAT = "lostcities-fair"
 SAVE_VERSION = 1
@@ -35,7 +35,7 @@ _EVIDENCE_CHARS = MAX_MESSAGE_CHARS
 class FairPeer:
     """One seat of a fair match.
 
-    ``secret`` is 32 bytes from a secure random source (every key, mask and shuffle of this
+    ``secret`` is 32 bytes from a secure random source (every key, shuffle and proof of this
     seat derives from it); ``first_player`` ``None`` tosses a coin both seats contribute to.
     Both seats must be built with the same options, names and ``first_player``: the first
     messages check it. ``table_class`` lets a test build a peer that cheats.
@@ -119,7 +119,7 @@ class FairPeer:
 
             {"seat": 0, "actor": 1, "waiting": false, "stopped": null | {...}}
 
-        While a key is on its way the last complete view is shown, with no legal moves.
+        While a share is on its way the last complete view is shown, with no legal moves.
         """
         t = self._table
         if self._shown is None:
@@ -279,16 +279,16 @@ class FairPeer:
 
     def _replay(self, started: bool, transcript: list[Any]) -> None:
         """Replay a saved transcript through ``start``, ``receive`` and ``act``: every message
-        this seat sent must come out again. Its own shuffle vectors are taken from the save
-        rather than recomputed, and the points and audits it checked when the messages first
-        came are not checked again: a reload costs about a key opening per message."""
-        sent: dict[tuple[int, int], dict[str, tuple[bytes, ...]]] = {}
+        this seat sent must come out again. Its own shuffles (and their proofs) are taken from
+        the save rather than recomputed, and the points, proofs and audits it checked when the
+        messages first came are not checked again: a reload costs about a share per message."""
+        sent: dict[tuple[int, int], Shuffle] = {}
         for entry in transcript:
             if isinstance(entry, dict) and entry.get("dir") == "out" \
                     and isinstance(entry.get("msg"), dict):
                 shuffle = parse(dumps(entry["msg"]), self._group, False).shuffle
                 if shuffle is not None:
-                    sent[(shuffle.batch, shuffle.step)] = shuffle.decks
+                    sent[(shuffle.batch, shuffle.step)] = shuffle
         self._table.replaying = sent
         self._replay_entries(started, transcript)
         self._table.replaying = None

@@ -38,24 +38,24 @@ class Setup:
 
 @dataclass
 class Deck:
-    """One masked deck: public vectors, this peer's secrets, and what it has opened."""
+    """One masked deck: public vectors and keys, this peer's secrets, and what it has opened."""
 
     scope: int
     name: str
     table: ItemTable
     inner: int
-    """The seat that masks first and re-keys last."""
-    mine: RoleSecrets
+    """The seat that shuffles first."""
+    mine: RoleSecrets | None
+    """This peer's key and permutation (the outer peer's are bound to the first shuffle, so
+    they exist once it has come)."""
     x: tuple[bytes, ...] | None = None
     y: tuple[bytes, ...] | None = None
-    z: tuple[bytes, ...] | None = None
-    commits: tuple[bytes, ...] | None = None
-    theirs: dict[int, bytes] = field(default_factory=dict)
-    """The opponent's keys this peer has, by position."""
+    publics: dict[int, bytes] = field(default_factory=dict)
+    """Each seat's public key for the deck (from its shuffle proof)."""
     known: dict[int, Item] = field(default_factory=dict)
     where: dict[Item, int] = field(default_factory=dict)
     given: tuple[set[int], set[int]] = field(default_factory=lambda: (set(), set()))
-    """Per seat, the positions whose key that seat has sent (public to both)."""
+    """Per seat, the positions whose share that seat has sent (public to both)."""
 
     @property
     def size(self) -> int:
@@ -65,7 +65,7 @@ class Deck:
     def copy(self) -> Deck:
         """A copy whose mutable parts are independent."""
         other = copy.copy(self)
-        other.theirs, other.known, other.where = dict(self.theirs), dict(self.known), dict(
+        other.publics, other.known, other.where = dict(self.publics), dict(self.known), dict(
             self.where)
         other.given = (set(self.given[0]), set(self.given[1]))
         return other
@@ -86,15 +86,15 @@ class Debts:
     """What one seat owes the other now (each is paid in that seat's very next message)."""
 
     shuffle: tuple[int, int] | None = None
-    keys: dict[str, set[int]] = field(default_factory=dict)
+    shares: dict[str, set[int]] = field(default_factory=dict)
     reveal: set[int] = field(default_factory=set)
     pick: bool = False
 
     def __bool__(self) -> bool:
-        return bool(self.shuffle or self.keys or self.reveal or self.pick)
+        return bool(self.shuffle or self.shares or self.reveal or self.pick)
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready, for evidence and status."""
         return {"shuffle": list(self.shuffle) if self.shuffle else None,
-                "keys": {n: sorted(p) for n, p in self.keys.items()},
+                "shares": {n: sorted(p) for n, p in self.shares.items()},
                 "reveal": sorted(self.reveal), "pick": self.pick}

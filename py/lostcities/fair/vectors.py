@@ -6,10 +6,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from .derive import role_secrets
+from .derive import bound_to, role_secrets
 from .group import Group
 from .items import item_table
-from .masking import mask_all, rekey, remask, unmask
+from .proofs import share, shuffle, verify_shuffle
 
 
 def _bytes(label: str, size: int) -> bytes:
@@ -18,7 +18,7 @@ def _bytes(label: str, size: int) -> bytes:
 
 def vectors(group: Group) -> dict[str, Any]:
     """Every operation of ``group`` on fixed inputs, and a small deck shuffled and opened
-    through the protocol's own steps; all bytes as hex."""
+    through the protocol's own steps, proofs and shares; all bytes as hex."""
     point = group.point(_bytes("uniform", 32))
     a, b = group.scalar(_bytes("a", 64)), group.scalar(_bytes("b", 64))
     out: dict[str, Any] = {
@@ -33,12 +33,21 @@ def vectors(group: Group) -> dict[str, Any]:
     }
     table = item_table(group, "jobs", False)
     inner = role_secrets(group, _bytes("inner", 32), "jobs", 6, True)
-    outer = role_secrets(group, _bytes("outer", 32), "jobs", 6, False)
-    assert inner.mask is not None
-    x = mask_all(group, inner.mask, table.points, inner.perm)
-    y = remask(group, outer.keys, x, outer.perm)
-    z = rekey(group, inner.mask, inner.keys, y)
-    opened = [table.index[unmask(group, z[j], inner.keys[j], outer.keys[j])] for j in range(6)]
+    x, proof_x = shuffle(group, _bytes("inner", 32), b"vectors/1", inner.key, inner.perm,
+                         table.points)
+    outer = role_secrets(group, _bytes("outer", 32), "jobs", 6, False, bound_to(x))
+    y, proof_y = shuffle(group, _bytes("outer", 32), b"vectors/2", outer.key, outer.perm, x)
+    shares = [share(group, _bytes("inner", 32), b"vectors/share", inner.key, p) for p in y]
+    opened = [table.index[group.mult(group.invert(outer.key), s[:32])] for s in shares]
     out["deck"] = {"x": [p.hex() for p in x], "y": [p.hex() for p in y],
-                   "z": [p.hex() for p in z], "opened": opened}
+                   "proofs": [proof_x.to_bytes().hex(), proof_y.to_bytes().hex()],
+                   "shares": [s.hex() for s in shares], "opened": opened,
+                   "verified": [verify_shuffle(group, b"vectors/1", table.points, x, proof_x),
+                                verify_shuffle(group, b"vectors/2", x, y, proof_y)]}
+    terms = [group.scalar(_bytes(f"term/{i}", 64)) for i in range(8)]
+    out["ops"] = {"base": group.base(a).hex(), "add": group.add(point, group.base(b)).hex(),
+                  "sub": group.sub(point, group.base(b)).hex(),
+                  "scalar_add": group.scalar_add(a, b).hex(),
+                  "scalar_sub": group.scalar_sub(a, b).hex(),
+                  "combine": group.combine(terms, table.points + table.points[:2]).hex()}
     return out

@@ -4,19 +4,19 @@ A message is one JSON object::
 
     {"fair": 1, "seq": 7,                      # protocol version; 1, 2, 3... per sender
      "shuffle": {"batch": 2, "step": 1, "decks": {"cards": "<n points>", ...},
-                 "commits": {"cards": "<n commitments>"},   # step 3 only
-                 "setup": "<hex>"},                          # batch 1, steps 1 and 2 only
+                 "proofs": {"cards": "<the shuffle's proof>", ...},
+                 "setup": "<hex>"},                          # batch 1 only
      "move": {"type": "play", "card": "R7"},   # a move (seat 0's job pick carries no job)
      "pos": 31,                                # the position a move takes a card or job from
      "commit": "<16 bytes>",                   # seat 0's commitment to its job pick
      "pick": [1, "<key>"],                     # seat 0 opening that pick
-     "keys": {"cards": [[31, "<key>"], ...]},  # keys it owes, by deck, position
+     "shares": {"cards": [[31, "<share>"], ...]},  # shares it owes, by deck, position
      "reveal": {"2": "<seed>"}}                # scope seeds, at a round's end
 
 Bytes are unpadded base64url (a vector of points is one text); every point is checked to be
-in the group and every key to be a canonical non-zero scalar. Anything else refuses the whole
-message with ``ProtocolViolation("bad-message")``. Which parts a message must carry is the
-peer's business (``lostcities.fair.table``).
+in the group, every scalar to be canonical, every proof to have its exact size. Anything else
+refuses the whole message with ``ProtocolViolation("bad-message")``. Which parts a message
+must carry is the peer's business (``lostcities.fair.table``).
 """
 
 from __future__ import annotations
@@ -27,16 +27,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..moves import Move, move_from_json
-from .codec import decode, decode_vector, encode
+from .codec import decode, decode_vector, encode, split
 from .derive import COMMIT_BYTES, SEED_BYTES
 from .errors import ProtocolViolation
-from .group import POINT_BYTES, SCALAR_BYTES, Group, is_scalar
+from .group import POINT_BYTES, SCALAR_BYTES, Group, is_canonical, is_scalar
 from .items import DECK_NAMES, MAX_DECK
+from .proofs import SHARE_BYTES, ShuffleProof, shuffle_proof_bytes
 
-VERSION = 1
+VERSION = 2
 MAX_MESSAGE_CHARS = 65_536
 MAX_BATCH = 5
-_FIELDS = frozenset({"fair", "seq", "shuffle", "move", "pos", "commit", "pick", "keys", "reveal"})
+_FIELDS = frozenset({"fair", "seq", "shuffle", "move", "pos", "commit", "pick", "shares",
+                     "reveal"})
 _CONTENT = _FIELDS - {"fair", "seq", "pos", "commit"}
 _HEX = re.compile(r"[0-9a-f]{32}")
 
@@ -48,7 +50,7 @@ class Shuffle:
     batch: int
     step: int
     decks: dict[str, tuple[bytes, ...]]
-    commits: dict[str, tuple[bytes, ...]] = field(default_factory=dict)
+    proofs: dict[str, ShuffleProof]
     setup: str | None = None
 
 
@@ -64,7 +66,7 @@ class Message:
     pos: int | None = None
     commit: bytes | None = None
     pick: tuple[int, bytes] | None = None
-    keys: dict[str, dict[int, bytes]] = field(default_factory=dict)
+    shares: dict[str, dict[int, bytes]] = field(default_factory=dict)
     reveal: dict[int, bytes] = field(default_factory=dict)
 
 
@@ -116,46 +118,68 @@ def _vector(value: object, size: int, what: str) -> tuple[bytes, ...]:
         raise _bad(f"{what}: {exc}") from None
 
 
+def _points_ok(group: Group, points: tuple[bytes, ...], what: str, check: bool) -> None:
+    bad = [i for i, p in enumerate(points) if check and not group.is_point(p)]
+    if bad:
+        raise _bad(f"{what} holds values that are not group points", positions=bad)
+
+
 def _shuffle(data: object, group: Group, check_points: bool) -> Shuffle:
     body = _dict(data, "shuffle")
-    allowed = {"batch", "step", "decks", "commits", "setup"}
-    if not {"batch", "step", "decks"} <= set(body) <= allowed:
-        raise _bad("shuffle needs batch, step and decks (and may have commits, setup)")
+    allowed = {"batch", "step", "decks", "proofs", "setup"}
+    if not {"batch", "step", "decks", "proofs"} <= set(body) <= allowed:
+        raise _bad("shuffle needs batch, step, decks and proofs (and may have setup)")
     batch = _int(body["batch"], "shuffle batch", 1, MAX_BATCH)
-    step = _int(body["step"], "shuffle step", 1, 3)
+    step = _int(body["step"], "shuffle step", 1, 2)
     decks: dict[str, tuple[bytes, ...]] = {}
     for name, text in _dict(body["decks"], "shuffle decks").items():
         points = _vector(text, POINT_BYTES, f"deck {_deck_name(name)}")
-        bad = [i for i, p in enumerate(points) if check_points and not group.is_point(p)]
-        if bad:
-            raise _bad(f"deck {name} holds values that are not group points", positions=bad)
+        _points_ok(group, points, f"deck {name}", check_points)
         decks[name] = points
     if not decks:
         raise _bad("a shuffle needs at least one deck")
-    commits: dict[str, tuple[bytes, ...]] = {}
-    if "commits" in body:
-        for name, text in _dict(body["commits"], "shuffle commits").items():
-            commits[_deck_name(name)] = _vector(text, COMMIT_BYTES, f"commits of {name}")
+    texts = _dict(body["proofs"], "shuffle proofs")
+    if set(texts) != set(decks):
+        raise _bad("a shuffle needs one proof per deck, no more")
+    proofs: dict[str, ShuffleProof] = {}
+    for name, text in texts.items():
+        n = len(decks[name])
+        try:
+            proofs[name] = ShuffleProof.from_bytes(decode(text, shuffle_proof_bytes(n)), n)
+        except ValueError as exc:
+            raise _bad(f"the proof of deck {name}: {exc}") from None
+        _points_ok(group, proofs[name].points(), f"the proof of deck {name}", check_points)
     setup = body.get("setup")
     if setup is not None and (not isinstance(setup, str) or _HEX.fullmatch(setup) is None):
         raise _bad("setup must be 32 hex digits")
-    return Shuffle(batch, step, decks, commits, setup)
+    return Shuffle(batch, step, decks, proofs, setup)
 
 
-def _keys(data: object) -> dict[str, dict[int, bytes]]:
+def _share(value: object, what: str, group: Group, check_points: bool) -> bytes:
+    data = _bytes(value, SHARE_BYTES, what)
+    point, c, z = split(data, SCALAR_BYTES)
+    if not (is_canonical(c) and is_canonical(z)):
+        raise _bad(f"{what} holds a scalar that is not canonical")
+    if check_points and not group.is_point(point):
+        raise _bad(f"{what} is not a group point")
+    return data
+
+
+def _shares(data: object, group: Group, check_points: bool) -> dict[str, dict[int, bytes]]:
     out: dict[str, dict[int, bytes]] = {}
-    for name, pairs in _dict(data, "keys").items():
+    for name, pairs in _dict(data, "shares").items():
         name = _deck_name(name)
         if not isinstance(pairs, list) or not pairs:
-            raise _bad(f"keys of {name} must be a non-empty list")
+            raise _bad(f"shares of {name} must be a non-empty list")
         found: dict[int, bytes] = {}
         for pair in pairs:
             if not isinstance(pair, list) or len(pair) != 2:
-                raise _bad(f"a key of {name} must be [position, key]")
+                raise _bad(f"a share of {name} must be [position, share]")
             pos = _int(pair[0], f"a {name} position", 0, MAX_DECK - 1)
             if pos in found:
-                raise _bad(f"two keys for {name} position {pos}")
-            found[pos] = _key(pair[1], f"the {name} key of position {pos}")
+                raise _bad(f"two shares for {name} position {pos}")
+            found[pos] = _share(pair[1], f"the {name} share of position {pos}", group,
+                                check_points)
         out[name] = found
     return out
 
@@ -199,7 +223,7 @@ def parse(raw: object, group: Group, check_points: bool = True) -> Message:
         raise _bad("seq is missing")
     seq = _int(data["seq"], "seq", 1, 2**31)
     if not _CONTENT & set(data):
-        raise _bad("a message must carry a shuffle, a move, a pick, keys or a reveal")
+        raise _bad("a message must carry a shuffle, a move, a pick, shares or a reveal")
     move: Move | None = None
     hidden_pick = False
     if "move" in data:
@@ -223,7 +247,7 @@ def parse(raw: object, group: Group, check_points: bool = True) -> Message:
         pos=_int(data["pos"], "pos", 0, MAX_DECK - 1) if "pos" in data else None,
         commit=_bytes(data["commit"], COMMIT_BYTES, "commit") if "commit" in data else None,
         pick=pick,
-        keys=_keys(data["keys"]) if "keys" in data else {},
+        shares=_shares(data["shares"], group, check_points) if "shares" in data else {},
         reveal=_reveal(data["reveal"]) if "reveal" in data else {},
     )
 
@@ -233,6 +257,6 @@ def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
-def key_list(keys: dict[int, bytes]) -> list[list[Any]]:
-    """Keys as the wire lists them: ``[[position, key], ...]`` by position."""
-    return [[pos, encode(k)] for pos, k in sorted(keys.items())]
+def share_list(shares: dict[int, bytes]) -> list[list[Any]]:
+    """Shares as the wire lists them: ``[[position, share], ...]`` by position."""
+    return [[pos, encode(k)] for pos, k in sorted(shares.items())]
