@@ -1,7 +1,7 @@
 """Fair play, measured natively (PyNaCl): two honest peers play whole matches in one process.
 
-Prints, per round and per seat: the CPU time to shuffle and deal (every shuffle step and the
-keys that deal the hands, up to the moment the seat holds its hand), the round's audit, and the
+Prints, per round and per seat: the CPU time to shuffle and deal (every shuffle step and its
+proof, the check of the other's, and the shares that deal the hands, up to the moment the seat holds its hand), the round's audit, and the
 bytes each seat sent; then the move latency (a move, the other page's processing and any reply,
 in one process: no network) and the time to resume each page from its save at the end.
 
@@ -33,7 +33,8 @@ BUDGET_MOVE_MS = 50.0
 
 
 class CountingGroup(SodiumGroup):
-    """The native group, counting its multiplications and point checks (the costly calls)."""
+    """The native group, counting its multiplications (base-point ones too; a long sum counts
+    its terms) and point checks: the costly calls."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -42,6 +43,10 @@ class CountingGroup(SodiumGroup):
     def mult(self, s: bytes, p: bytes) -> bytes:
         self.ops += 1
         return super().mult(s, p)
+
+    def base(self, s: bytes) -> bytes:
+        self.ops += 1
+        return super().base(s)
 
     def is_point(self, p: bytes) -> bool:
         self.ops += 1

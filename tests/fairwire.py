@@ -19,8 +19,10 @@ import lostcities
 from lostcities import Airlift, Draw, Move, Options, PickJob, Radio, Sabotage, Undo
 from lostcities.cards import card_text
 from lostcities.fair import FairPeer
+from lostcities.fair.codec import decode, decode_vector
 from lostcities.fair.fill import HIDDEN, fill_cards, fill_objectives, is_hidden
 from lostcities.fair.masking import item_order
+from lostcities.fair.proofs import SHARE_BYTES
 from lostcities.fair.sodium import SodiumGroup
 from lostcities.fair.table import OFFERS
 from lostcities.state import State
@@ -271,11 +273,37 @@ class Oracle:
                 for (s, name), deck in peer.table.decks.items():
                     if s == int(scope):
                         self.held[seat].setdefault((s, name), set()).update(range(deck.size))
+            self._check_algebra(seat, data)
         self.read[seat] = len(self.wire.received[seat])
         for (scope, name), positions in self.held[seat].items():
             items = truth(self.wire, scope, name)
             leaked = {items[p] for p in positions} - self.seen[seat].get((scope, name), set())
             assert not leaked, f"seat {seat} can open {name} {sorted(map(str, leaked))}"
+
+    def _check_algebra_only(self, seat: int) -> None:
+        """The algebra check alone over the newly received messages (to test the check)."""
+        for text in self.wire.received[seat][self.read[seat]:]:
+            self._check_algebra(seat, json.loads(text))
+        self.read[seat] = len(self.wire.received[seat])
+
+    def _check_algebra(self, seat: int, data: dict[str, Any]) -> None:
+        """A page that knows every item's point and its own keys: no point it received, as it
+        came or with any key of its own taken off, is an item the rules have not shown it."""
+        peer = self.wire.peers[seat]
+        received: list[bytes] = []
+        for text in data.get("shuffle", {}).get("decks", {}).values():
+            received += decode_vector(text, len(text) * 3 // 4 // 32, 32)
+        for pairs in data.get("shares", {}).values():
+            received += [decode(share, SHARE_BYTES)[:32] for _, share in pairs]
+        for (scope, name), deck in peer.table.decks.items():
+            inverse = None if deck.mine is None else GROUP.invert(deck.mine.key)
+            seen = self.seen[seat].get((scope, name), set())
+            for point in received:
+                for candidate in (point, None if inverse is None else GROUP.mult(inverse, point)):
+                    index = deck.table.index.get(candidate) if candidate else None
+                    if index is not None:
+                        item = deck.table.items[index]
+                        assert item in seen, f"seat {seat} can compute {name} item {item}"
 
     def _check_holdings(self, seat: int, peer: FairPeer, view: Any) -> None:
         """The seat's knowledge, engine state, view, messages and save show nothing more."""

@@ -6,6 +6,7 @@ each one's view is exactly what a trusted engine would show it."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 from fairwire import ALL_OPTIONS, GROUP, Oracle, Wire, positions
@@ -128,3 +129,22 @@ def test_a_move_that_is_not_allowed_now_changes_nothing() -> None:
         mover.act(Play(next(t for t in ("Y10", "B10", "W10", "G10", "R10") if t not in held)))
     assert (mover.save(), other.save()) == before
     assert mover.error is None and other.error is None
+
+
+def test_the_oracle_catches_a_point_that_opens_a_card_under_the_receivers_key(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The algebra check of the oracle fails when a seat is sent one share too many (the
+    share of a card in the other hand): it tries every received point under its own keys."""
+    from lostcities.fair.duties import Duties
+    honest = Duties.entitled
+
+    def one_too_many(self: Duties, deck: Any, seat: int) -> set[int]:
+        found = honest(self, deck, seat)
+        return found | {0} if deck.name == "cards" and found else found
+
+    monkeypatch.setattr(Duties, "entitled", one_too_many)
+    wire = Wire(Options(rounds=1), first_player=0, seed=2)
+    oracle = Oracle(wire)
+    oracle._check_keys = lambda seat: Oracle._check_algebra_only(oracle, seat)  # type: ignore
+    with pytest.raises(AssertionError, match="can compute cards item"):
+        wire.play()
