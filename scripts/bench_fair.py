@@ -1,9 +1,10 @@
 """Fair play, measured natively (PyNaCl): two honest peers play whole matches in one process.
 
 Prints, per round and per seat: the CPU time to shuffle and deal (every shuffle step and its
-proof, the check of the other's, and the shares that deal the hands, up to the moment the seat holds its hand), the round's audit, and the
-bytes each seat sent; then the move latency (a move, the other page's processing and any reply,
-in one process: no network) and the time to resume each page from its save at the end.
+proof, the check of the other's, and the shares that deal the hands, up to the moment the seat
+holds its hand), the round's audit, and the bytes each seat sent; then the move latency (a
+move, the other page's processing and any reply, in one process: no network) and the time to
+resume each page from its save at the end.
 
     .venv/bin/python scripts/bench_fair.py [--matches N] [--plain]
 """
