@@ -2,8 +2,10 @@
 
 The page loads libsodium only with the online libraries; then `webui.online.sodium_group`
 runs `lostcities.fair.vectors` in the page's own Pyodide and must give exactly what PyNaCl
-gives in this process, refuse the same bad points and inputs, and a seat in the page plays a
-whole match against a native seat, sending byte for byte what a native seat sends.
+gives in this process, give the same bytes for the proofs' calls (base-point multiplication,
+point and scalar sums, and a long combination, done in one call to JavaScript), refuse the
+same bad points and inputs, and a seat in the page plays a whole match against a native seat,
+sending byte for byte what a native seat sends.
 """
 
 from __future__ import annotations
@@ -57,8 +59,9 @@ INSTALL = '''(code) => new Promise((resolve) => {
   document.body.append(script);
 })'''
 
-# The same probe runs natively and in the page: every call on bad input, and a multiplication
-# and a point check of each candidate point; outcomes as hex, a bool or the exception's type.
+# The same probe runs natively and in the page: every call on bad input, and a multiplication,
+# a point check, sums and combinations with each candidate point; outcomes as hex, a bool or
+# the exception's type.
 PROBE = '''
 def outcome(call):
     try:
@@ -80,7 +83,28 @@ def probe(group, candidates):
         lambda: group.invert(s[:31]), lambda: group.mult(bytes(32), good),
         lambda: group.mult(s[:31], good), lambda: group.mult(s, good[:31]),
         lambda: group.is_point(good[:31]), lambda: group.is_point(bytearray(good)),
-        lambda: group.is_point("x" * 32))]
+        lambda: group.is_point("x" * 32),
+        lambda: group.base(bytes(32)), lambda: group.base(bytes.fromhex(ORDER_HEX)),
+        lambda: group.base(s[:31]), lambda: group.base(bytearray(s)),
+        lambda: group.add(good[:31], good), lambda: group.add(good, good + bytes(1)),
+        lambda: group.sub(good, bytearray(good)), lambda: group.sub("x" * 32, good),
+        lambda: group.scalar_add(s, s[:31]), lambda: group.scalar_add(bytearray(s), s),
+        lambda: group.scalar_sub(s, bytes(33)), lambda: group.scalar_sub("x" * 32, s),
+        lambda: group.combine([], []), lambda: group.combine([s], []),
+        lambda: group.combine([s, s], [good]), lambda: group.combine([s], [good, good]),
+        lambda: group.combine([s[:31]], [good]), lambda: group.combine([s], [good[:31]]),
+        lambda: group.combine([s, s[:31]], [good, good]),
+        lambda: group.combine([s, s], [good, good[:31]]),
+        lambda: group.combine([s[:31], s + bytes(1)], [good, good]),  # 64 bytes in all
+        lambda: group.combine([s, bytearray(s)], [good, good]),
+        lambda: group.combine([s, s], [good, "x" * 32]),
+        lambda: group.combine([bytes(32)], [good]),
+        lambda: group.combine([s, s, bytes(32)], [good, good, good]))]
+    out["sums"] = [[outcome(lambda: group.add(good, p)), outcome(lambda: group.add(p, good)),
+                    outcome(lambda: group.sub(good, p)), outcome(lambda: group.sub(p, good)),
+                    outcome(lambda: group.combine([s], [p])),
+                    outcome(lambda: group.combine([s, s, s], [good, p, good]))]
+                   for p in candidates]
     return out
 '''
 
@@ -187,6 +211,60 @@ def test_the_page_group_refuses_what_the_native_one_refuses(page_group: AppPage)
     assert [p[0] for p in native["points"]] == [True] * 3 + [False] * (len(candidates) - 3)
     assert all(p[1] == "ValueError" for p in native["points"][3:])
     assert [c for c in native["calls"] if c not in ("ValueError", False)] == []
+    # a combination refuses what a multiplication refuses; a sum, a point off the curve (a sum
+    # takes any point on it: small order, off the subgroup, not canonical, as libsodium does)
+    assert all(p[4:] == ["ValueError"] * 2 for p in native["sums"][3:])
+    assert all("ValueError" not in p for p in native["sums"][:3])
+    off_curve = candidates.index(next(c for c in candidates if c[1:] == candidates[0][1:]
+                                      and c != candidates[0]))
+    assert native["sums"][off_curve] == ["ValueError"] * 6
+
+
+# The same code runs natively and in the page: the proofs' calls on fixed inputs, their results
+# as hex (a combination of TERMS terms among them, done by the page in one call to JavaScript).
+SUMS = """
+def sums(group):
+    scalars = [group.scalar(bytes([i + 1, 7]) * 32) for i in range(TERMS)]
+    points = [group.point(bytes([i, 3]) * 16) for i in range(TERMS)]
+    p, q, s, t = points[0], points[1], scalars[0], scalars[1]
+    odd = [bytes(32), b"\\xff" * 32, (ORDER - 1).to_bytes(32, "little"),
+           (ORDER + 1).to_bytes(32, "little"), (1).to_bytes(32, "little")]
+    minus_s = group.scalar_sub(bytes(32), s)
+    out = {
+        "base": [group.base(x) for x in scalars[:4] + odd[1:]],
+        "add": [group.add(p, q), group.add(q, p), group.add(p, p), group.add(p, bytes(32)),
+                group.add(group.sub(p, q), q)],
+        "sub": [group.sub(p, q), group.sub(q, p), group.sub(p, p), group.sub(p, bytes(32))],
+        "scalar_add": [group.scalar_add(x, y) for x in (s, *odd) for y in (t, *odd)],
+        "scalar_sub": [group.scalar_sub(x, y) for x in (s, *odd) for y in (t, *odd)],
+        "combine": [group.combine(scalars, points), group.combine(scalars[:1], points[:1]),
+                    group.combine(scalars[:2], points[:2]), group.combine([s, t], [p, p]),
+                    group.combine([s, minus_s], [p, p]),  # the identity
+                    group.combine(tuple(scalars[:7]), tuple(points[:7]))],
+    }
+    total = group.mult(scalars[0], points[0])
+    for x, point in zip(scalars[1:], points[1:]):
+        total = group.add(total, group.mult(x, point))
+    out["mult_add"] = [total]
+    return {name: [v.hex() for v in values] for name, values in out.items()}
+"""
+TERMS = 100
+
+
+def test_the_page_group_gives_the_native_bytes_for_sums_and_combinations(
+        page_group: AppPage) -> None:
+    from lostcities.fair.group import ORDER
+    setup = f"ORDER = {ORDER}\nTERMS = {TERMS}\n{SUMS}"
+    in_page = run(page_group.page, f"{setup}\nresult = sums(group)")
+    namespace: dict[str, Any] = {}
+    exec(setup, namespace)  # noqa: S102 (our own constant code, shared with the page)
+    native = namespace["sums"](SodiumGroup())
+    assert in_page == native
+    # a combination is the sum of its products, and the long one is as the loop makes it
+    assert native["combine"][0] == native["mult_add"][0]
+    assert native["combine"][4] == "01" + "00" * 31
+    assert native["add"][4] == SodiumGroup().point(bytes([0, 3]) * 16).hex()  # (p - q) + q
+    assert page_group.page_errors == []
 
 
 # A seat in the page, driven call by call from this process.

@@ -6,15 +6,17 @@ run in the page with `lostcities.fair.sodium.SodiumGroup` stood in for by the pa
 
 - libsodium: `webui.online.sodium_group.JsSodiumGroup` over libsodium-wrappers-sumo, loaded by
   `window.lcOnlineLibraries()` as the app loads it for online play;
-- with --noble, for comparison: the same six calls on `@noble/curves` (pure JavaScript, its
+- with --noble, for comparison: the same calls on `@noble/curves` (pure JavaScript, its
   constant-time `multiply`; the item map, once per page, borrows libsodium's: noble has no
   `crypto_core_ed25519_from_uniform`).
 
 Prints, per setting: per round and seat the time to shuffle and deal (budget 300 ms), the
 audit, the bytes each seat sent; the bytes on the wire per round, the move latency p50/p95 of
 the protocol work (a move and everything it makes the other page and then this one do: budget
-50 ms), the time to resume from a save; and the cost of one multiplication, raw in JavaScript
-and through the Python bridge. Asserts nothing.
+50 ms), the time to resume from a save; the cost of one multiplication, raw in JavaScript
+and through the Python bridge; and a combination of 100 terms (the proofs' long sums), in one
+call through the bridge against 100 multiplications and 99 additions each called from Python.
+Asserts nothing.
 
 With --online, the app's own online mode instead: two pages (two browser contexts) on the
 loopback broker, a room created on one and joined from the other, a whole match played by
@@ -87,8 +89,9 @@ INSTALL = '''(code) => new Promise((resolve) => {
   document.body.append(script);
 })'''
 
-# window.lcNobleSodium: libsodium's six calls (the names JsSodiumGroup uses) on @noble/curves,
-# with libsodium's checks: a point must be canonical, not of small order, in the subgroup.
+# window.lcNobleSodium: libsodium's calls (the names JsSodiumGroup uses) on @noble/curves,
+# with libsodium's checks: a point to multiply must be canonical, not of small order, in the
+# subgroup; a point to add only on the curve (decoded as noble's zip215 decodes: y below 2^255).
 NOBLE = '''async (prefix) => {
   const {ed25519} = await import(prefix + "curves/ed25519.js");
   const utils = await import(prefix + "curves/utils.js");
@@ -116,7 +119,23 @@ NOBLE = '''async (prefix) => {
       return q.toBytes();
     },
     crypto_core_ed25519_is_valid_point: (p) => valid(p) !== null,
+    crypto_scalarmult_ed25519_base_noclamp: (x) => {
+      const n = (number(x) & ((1n << 255n) - 1n)) % L;
+      if (!n) throw new Error("scalar is 0");
+      return Point.BASE.multiply(n).toBytes();
+    },
+    crypto_core_ed25519_add: (p, q) => sum(p, q, (a, b) => a.add(b)),
+    crypto_core_ed25519_sub: (p, q) => sum(p, q, (a, b) => a.subtract(b)),
+    crypto_core_ed25519_scalar_add: (x, y) => bytes((number(x) + number(y)) % L),
+    crypto_core_ed25519_scalar_sub: (x, y) => bytes(((number(x) - number(y)) % L + L) % L),
   };
+  function sum(p, q, op) {
+    let a, b;
+    try { a = Point.fromBytes(p, true); b = Point.fromBytes(q, true); } catch (e) {
+      throw new Error("input is an invalid element");
+    }
+    return op(a, b).toBytes();
+  }
 }'''
 
 # One multiplication, raw in JavaScript, per library (window[name] for each name), in
@@ -160,6 +179,43 @@ result = {"mult_us": mult_us, "valid_us": valid_us,
           "found": {k: [[*key, v] for key, v in found[k].items()] if isinstance(found[k], dict)
                     else found[k] for k in found}}
 '''
+
+# In the page, after GROUP_CLASS is set: a combination of COMBINE_TERMS terms, in one call
+# (JsSodiumGroup.combine: one crossing of the bridge) and as the multiplications and additions
+# called one by one from Python; 9 of each, taking turns, in ms: [fastest, median] of each, and
+# the same sum raw in JavaScript (window.lcEd25519Combine called directly, no Python).
+COMBINE = '''
+import time
+import js
+from pyodide.ffi import to_js
+group = GROUP_CLASS()
+scalars = [group.scalar(bytes([i + 1, 7]) * 32) for i in range(COMBINE_TERMS)]
+points = [group.point(bytes([i, 3]) * 16) for i in range(COMBINE_TERMS)]
+
+def one_call():
+    return group.combine(scalars, points)
+
+def one_by_one():
+    total = group.mult(scalars[0], points[0])
+    for s, p in zip(scalars[1:], points[1:]):
+        total = group.add(total, group.mult(s, p))
+    return total
+
+raw_args = (group._sodium, to_js(b"".join(scalars)), to_js(b"".join(points)))
+
+def raw():
+    return js.lcEd25519Combine(*raw_args)
+
+assert one_call() == one_by_one() == bytes(raw().to_bytes())
+times = {"one_call": [], "one_by_one": [], "raw": []}
+for _ in range(9):
+    for name, call in (("one_call", one_call), ("one_by_one", one_by_one), ("raw", raw)):
+        start = time.perf_counter()
+        call()
+        times[name].append((time.perf_counter() - start) * 1000)
+result = {name: [min(t), sorted(t)[len(t) // 2]] for name, t in times.items()}
+'''
+COMBINE_TERMS = 100
 
 GROUPS = '''
 import js
@@ -471,6 +527,15 @@ def main() -> None:
             fastest, median = raw[js_name]
             print(f"\n== {title}: a multiplication in JavaScript {fastest:.0f} us (fastest "
                   f"batch), {median:.0f} us (median)", flush=True)
+            combined = run(page, f"GROUP_CLASS = {group}\nCOMBINE_TERMS = {COMBINE_TERMS}\n"
+                                 f"{COMBINE}")
+            (one, one_med), (each, each_med) = combined["one_call"], combined["one_by_one"]
+            print(f"a combination of {COMBINE_TERMS} terms: one call {one:.1f} ms (fastest), "
+                  f"{one_med:.1f} ms (median); {COMBINE_TERMS} multiplications and "
+                  f"{COMBINE_TERMS - 1} additions called from Python {each:.1f} ms, "
+                  f"{each_med:.1f} ms ({each / one:.2f}x the one call, fastest against "
+                  f"fastest); raw in JavaScript {combined['raw'][0]:.1f} ms, "
+                  f"{combined['raw'][1]:.1f} ms", flush=True)
             for name, options in group_settings:
                 cpu, wall = renderer_cpu_seconds(), time.perf_counter()
                 out = measure(page, group, options, matches)

@@ -5,11 +5,14 @@
 ``lostcities.fair.sodium.SodiumGroup`` (PyNaCl natively) exactly: the same libsodium function,
 the same checks of its inputs, ``ValueError`` where PyNaCl's side raises it, so that both give
 the same bytes for the same inputs (``lostcities.fair.vectors``; e2e/test_fair_group.py).
-Bytes cross the bridge as ``Uint8Array`` copies.
+Bytes cross the bridge as ``Uint8Array`` copies. ``combine``, the proofs' long sums, crosses it
+once for the whole sum: ``window.lcEd25519Combine`` (static/config.js) loops over libsodium's
+multiplication and addition in JavaScript.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -21,6 +24,11 @@ from lostcities.fair.group import POINT_BYTES, SCALAR_BYTES, UNIFORM_BYTES, WIDE
 def _need(data: bytes, size: int, what: str) -> None:
     if not isinstance(data, bytes) or len(data) != size:
         raise ValueError(f"{what} must be {size} bytes")
+
+
+def _all_sized(items: Sequence[bytes], size: int) -> bool:
+    """Whether every item is ``bytes`` of ``size`` (what ``_need`` asks of each)."""
+    return all(isinstance(item, bytes) and len(item) == size for item in items)
 
 
 def _array(data: bytes) -> Any:
@@ -39,12 +47,22 @@ class JsSodiumGroup:
         found = getattr(js, "sodium", None) if sodium is None else sodium
         if found is None or not hasattr(found, "crypto_scalarmult_ed25519_noclamp"):
             raise RuntimeError("libsodium is not loaded: await window.lcOnlineLibraries() first")
+        combine = getattr(js, "lcEd25519Combine", None)
+        if combine is None:
+            raise RuntimeError("window.lcEd25519Combine is missing: static/config.js defines it")
+        self._sodium = found
+        self._combine = combine
         self._from_uniform = found.crypto_core_ed25519_from_uniform
         self._reduce = found.crypto_core_ed25519_scalar_reduce
         self._scalar_mul = found.crypto_core_ed25519_scalar_mul
         self._invert = found.crypto_core_ed25519_scalar_invert
         self._mult = found.crypto_scalarmult_ed25519_noclamp
         self._is_valid = found.crypto_core_ed25519_is_valid_point
+        self._base = found.crypto_scalarmult_ed25519_base_noclamp
+        self._add = found.crypto_core_ed25519_add
+        self._sub = found.crypto_core_ed25519_sub
+        self._scalar_add = found.crypto_core_ed25519_scalar_add
+        self._scalar_sub = found.crypto_core_ed25519_scalar_sub
 
     def point(self, uniform: bytes) -> bytes:
         """See ``Group.point``."""
@@ -81,3 +99,57 @@ class JsSodiumGroup:
         """See ``Group.is_point``."""
         return (isinstance(p, bytes) and len(p) == POINT_BYTES
                 and bool(self._is_valid(_array(p))))
+
+    def base(self, s: bytes) -> bytes:
+        """See ``Group.base``."""
+        _need(s, SCALAR_BYTES, "a scalar")
+        try:
+            return bytes(self._base(_array(s)).to_bytes())
+        except JsException:
+            raise ValueError("the product is the identity") from None
+
+    def add(self, p: bytes, q: bytes) -> bytes:
+        """See ``Group.add``."""
+        _need(p, POINT_BYTES, "a point")
+        _need(q, POINT_BYTES, "a point")
+        try:
+            return bytes(self._add(_array(p), _array(q)).to_bytes())
+        except JsException:
+            raise ValueError("not a valid point") from None
+
+    def sub(self, p: bytes, q: bytes) -> bytes:
+        """See ``Group.sub``."""
+        _need(p, POINT_BYTES, "a point")
+        _need(q, POINT_BYTES, "a point")
+        try:
+            return bytes(self._sub(_array(p), _array(q)).to_bytes())
+        except JsException:
+            raise ValueError("not a valid point") from None
+
+    def scalar_add(self, x: bytes, y: bytes) -> bytes:
+        """See ``Group.scalar_add``."""
+        _need(x, SCALAR_BYTES, "a scalar")
+        _need(y, SCALAR_BYTES, "a scalar")
+        return bytes(self._scalar_add(_array(x), _array(y)).to_bytes())
+
+    def scalar_sub(self, x: bytes, y: bytes) -> bytes:
+        """See ``Group.scalar_sub``."""
+        _need(x, SCALAR_BYTES, "a scalar")
+        _need(y, SCALAR_BYTES, "a scalar")
+        return bytes(self._scalar_sub(_array(x), _array(y)).to_bytes())
+
+    def combine(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> bytes:
+        """See ``Group.combine``: every input checked here as ``mult`` checks it, then the
+        whole sum in one call to ``window.lcEd25519Combine`` (static/config.js)."""
+        if not scalars or len(scalars) != len(points):
+            raise ValueError("a combination needs as many scalars as points, at least one")
+        if not _all_sized(scalars, SCALAR_BYTES):
+            raise ValueError(f"a scalar must be {SCALAR_BYTES} bytes")
+        if not _all_sized(points, POINT_BYTES):
+            raise ValueError(f"a point must be {POINT_BYTES} bytes")
+        try:
+            total = self._combine(self._sodium, _array(b"".join(scalars)),
+                                  _array(b"".join(points)))
+        except JsException:
+            raise ValueError("not a valid point, or a product is the identity") from None
+        return bytes(total.to_bytes())
