@@ -34,6 +34,11 @@
  * times. It throws what libsodium throws (a point not in the group, a product that is the
  * identity), and an Error on lengths that are not as many 32-byte scalars as points, at
  * least one.
+ *
+ * window.lcEd25519Each(sodium, name, first[, second]) is one of the library's calls made on
+ * every value of a batch (JsSodiumGroup's mults, bases, adds, muladds, scalars, are_points):
+ * `first` (and `second`) hold the inputs concatenated, the answer the outputs concatenated
+ * (one byte a point for crypto_core_ed25519_is_valid_point). It throws what the call throws.
  */
 (function () {
   "use strict";
@@ -181,6 +186,38 @@
     return total;
   }
 
+  // Elementwise calls: the libsodium function, then the width of each input (bytes a value).
+  var EACH = {
+    crypto_scalarmult_ed25519_noclamp: [32, 32],
+    crypto_scalarmult_ed25519_base_noclamp: [32],
+    crypto_core_ed25519_add: [32, 32],
+    crypto_core_ed25519_scalar_mul: [32, 32],
+    crypto_core_ed25519_scalar_add: [32, 32],
+    crypto_core_ed25519_scalar_reduce: [64],
+    crypto_core_ed25519_is_valid_point: [32]
+  };
+
+  function ed25519Each(sodium, name, first, second) {
+    var widths = EACH[name];
+    if (!widths) throw new Error("not an elementwise call: " + name);
+    var count = first.length / widths[0];
+    if (!(count >= 1) || count !== Math.floor(count)
+        || (widths.length === 2) !== (second !== undefined && second !== null)
+        || (widths.length === 2 && second.length !== count * widths[1])) {
+      throw new Error("an elementwise call needs whole values, as many of each input");
+    }
+    var fn = sodium[name], valid = name === "crypto_core_ed25519_is_valid_point";
+    var out = new Uint8Array(count * (valid ? 1 : ED25519_BYTES));
+    for (var i = 0; i < count; i++) {
+      var a = first.subarray(i * widths[0], (i + 1) * widths[0]);
+      var result = widths.length === 2
+        ? fn(a, second.subarray(i * widths[1], (i + 1) * widths[1])) : fn(a);
+      if (valid) out[i] = result ? 1 : 0;
+      else out.set(result, i * ED25519_BYTES);
+    }
+    return out;
+  }
+
   function onlineLibraries() {
     return Promise.all(ONLINE_LIBRARIES.map(loadScript).concat([loadSodium()]))
       .then(function () {});
@@ -191,6 +228,7 @@
   window.LC_CONFIG.catch(function (error) { console.error(error.message); });
   window.lcOnlineLibraries = onlineLibraries;
   window.lcEd25519Combine = ed25519Combine;
+  window.lcEd25519Each = ed25519Each;
   document.addEventListener("change", function (event) {
     var input = event.target;
     if (input.matches && input.matches('[data-option="mode"][value="online"]') && input.checked) {

@@ -21,7 +21,7 @@ from lostcities.fair.sodium import SodiumGroup
 from lostcities.fair.vectors import vectors
 
 G = SodiumGroup()
-VECTORS_SHA256 = "a07c6c1f5766edb93f215133f5b93f310c5eb86867ac972e5e2df097ebc42d05"
+VECTORS_SHA256 = "e12ee8fb0aed812b5aeaa4a450ad6f068befc00ad8bc08c9f8b9258bacd9e016"
 
 
 def scalar(label: str) -> bytes:

@@ -77,6 +77,32 @@ class Group(Protocol):
         """``x - y`` modulo ``ORDER`` (``crypto_core_ed25519_scalar_sub``)."""
         ...
 
+    def mults(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> list[bytes]:
+        """``[s_i * P_i]``, each as ``mult`` makes it. This and the other batch calls below do
+        one call's work per item, in one call where the library lives across a bridge."""
+        ...
+
+    def bases(self, scalars: Sequence[bytes]) -> list[bytes]:
+        """``[s_i * G]``, each as ``base`` makes it."""
+        ...
+
+    def adds(self, ps: Sequence[bytes], qs: Sequence[bytes]) -> list[bytes]:
+        """``[P_i + Q_i]``, each as ``add`` makes it."""
+        ...
+
+    def muladds(self, xs: Sequence[bytes], ys: Sequence[bytes],
+                zs: Sequence[bytes]) -> list[bytes]:
+        """``[x_i * y_i + z_i]`` modulo ``ORDER`` (``mul``, then ``scalar_add``)."""
+        ...
+
+    def scalars(self, wides: Sequence[bytes]) -> list[bytes]:
+        """``[scalar(w_i)]``: each 64-byte input reduced."""
+        ...
+
+    def are_points(self, points: Sequence[bytes]) -> list[bool]:
+        """``[is_point(P_i)]``."""
+        ...
+
     def combine(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> bytes:
         """``sum(s_i * P_i)`` (one ``mult`` and one ``add`` a term: the proofs' long sums,
         done in one call where the library lives across a bridge); ``ValueError`` as

@@ -25,7 +25,7 @@ logarithm between any two of them.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .codec import split
@@ -58,7 +58,7 @@ def _hash(*parts: bytes) -> bytes:
 def _scalars(group: Group, seed: bytes, count: int) -> list[bytes]:
     """``count`` scalars, uniform modulo the order, from a 64-byte seed."""
     stream = hashlib.shake_256(DOMAIN + b"stream/" + seed).digest(64 * count)
-    return [group.scalar(stream[64 * i:64 * i + 64]) for i in range(count)]
+    return group.scalars([stream[64 * i:64 * i + 64] for i in range(count)])
 
 
 def _challenge(group: Group, label: bytes, *parts: bytes) -> bytes:
@@ -80,11 +80,51 @@ def generators(group: Group, n: int) -> tuple[bytes, ...]:
     return found
 
 
+def _pairwise(values: list[bytes], step: Callable[[list[bytes], list[bytes]], list[bytes]],
+              empty: bytes) -> bytes:
+    """``values`` folded by ``step`` pair by pair (a batch call per level of a tree)."""
+    if not values:
+        return empty
+    while len(values) > 1:
+        odd = values[-1:] if len(values) % 2 else []
+        values = step(values[0:-1:2] if odd else values[0::2], values[1::2]) + odd
+    return values[0]
+
+
+def _generator_sum(group: Group, n: int) -> bytes:
+    """The sum of the ``n`` generators of the permutation commitments (made once)."""
+    key = (group.name, -n)
+    found = _GENERATORS.get(key)
+    if found is None:
+        found = _GENERATORS[key] = (_point_sum(group, generators(group, n)[1:]),)
+    return found[0]
+
+
 def _total(group: Group, scalars: Sequence[bytes]) -> bytes:
-    total = ZERO
-    for s in scalars:
-        total = group.scalar_add(total, s)
-    return total
+    return _pairwise(list(scalars), lambda a, b: group.muladds([ONE] * len(a), a, b), ZERO)
+
+
+def _product(group: Group, scalars: Sequence[bytes]) -> bytes:
+    return _pairwise(list(scalars), lambda a, b: group.muladds(a, b, [ZERO] * len(a)), ONE)
+
+
+def _point_sum(group: Group, points: Sequence[bytes]) -> bytes:
+    return _pairwise(list(points), group.adds, b"")
+
+
+def _prefix_products(group: Group, scalars: Sequence[bytes]) -> list[bytes]:
+    """``[1, s_1, s_1 s_2, ...]``: each product of the first ``i`` (a batch call per doubling
+    of the span, Hillis and Steele's scan)."""
+    out = list(scalars)
+    span = 1
+    while span < len(out):
+        out = out[:span] + group.muladds(out[span:], out[:-span], [ZERO] * (len(out) - span))
+        span *= 2
+    return [ONE, *out]
+
+
+def _negs(group: Group, scalars: Sequence[bytes]) -> list[bytes]:
+    return group.muladds([_neg(group, ONE)] * len(scalars), scalars, [ZERO] * len(scalars))
 
 
 def _neg(group: Group, s: bytes) -> bytes:
@@ -152,7 +192,7 @@ def shuffle(group: Group, seed: bytes, context: bytes, key: bytes, perm: Sequenc
     inputs[perm[i]]``), and the proof of it. ``seed`` (secret, 32+ bytes) makes the proof's
     randomness; ``context`` names what is shuffled (both pages must give the same)."""
     n = len(inputs)
-    outputs = tuple(group.mult(key, inputs[i]) for i in perm)
+    outputs = tuple(group.mults([key] * n, [inputs[i] for i in perm]))
     public = group.base(key)
     start, *h = generators(group, n)
     where = [0] * n  # where[j]: the output position of input j
@@ -161,45 +201,43 @@ def shuffle(group: Group, seed: bytes, context: bytes, key: bytes, perm: Sequenc
     nonce_seed = _hash(DOMAIN + b"shuffle/nonce", seed, context, b"".join(inputs),
                        b"".join(outputs))
     r = _scalars(group, nonce_seed + b"r", n)
-    r_chain = _scalars(group, nonce_seed + b"chain", n)
+    x = _scalars(group, nonce_seed + b"chain", n)
     w1, w2, w3, w4 = _scalars(group, nonce_seed + b"w", 4)
     w_chain = _scalars(group, nonce_seed + b"w-chain", n)
     w_perm = _scalars(group, nonce_seed + b"w-perm", n)
-    commits = tuple(group.add(group.base(r[j]), h[where[j]]) for j in range(n))
+    commits = tuple(group.adds(group.bases(r), [h[where[j]] for j in range(n)]))
     u = _perm_challenges(group, context, inputs, outputs, public, commits)
     u_perm = [u[perm[i]] for i in range(n)]
-    chain: list[bytes] = []
-    previous = start
-    for i in range(n):
-        previous = group.add(group.base(r_chain[i]), group.mult(u_perm[i], previous))
-        chain.append(previous)
+    # The chain: c_i = r_chain_i * G + u'_i * c_(i-1) from c_0 = start, drawn as
+    # c_i = x_i * G + p_i * start with x_i at random and p_i the products of u'_1..u'_i.
+    p = _prefix_products(group, u_perm)
+    x_before = [ZERO, *x[:-1]]
+    r_chain = group.muladds(_negs(group, u_perm), x_before, x)
+    chain = tuple(group.adds(group.bases(x), group.mults(p[1:], [start] * n)))
     r_bar = _total(group, r)
-    r_hat, v = ZERO, ONE
-    for i in reversed(range(n)):
-        r_hat = group.scalar_add(r_hat, group.mul(r_chain[i], v))
-        v = group.mul(u_perm[i], v)
-    r_tilde = _total(group, [group.mul(u[j], r[j]) for j in range(n)])
+    r_tilde = _total(group, group.muladds(u, r, [ZERO] * n))
     t = [
         group.base(w1),
         group.base(w2),
         group.add(group.base(w3), group.combine(w_perm, h)),
         # sum(w_perm_i * Y_i) - w4 * sum(u_j * X_j), as one sum over the inputs
-        group.combine([group.scalar_sub(group.mul(key, w_perm[where[j]]),
-                                        group.mul(w4, u[j])) for j in range(n)], inputs),
+        group.combine(group.muladds([key] * n, [w_perm[where[j]] for j in range(n)],
+                                    group.muladds([_neg(group, w4)] * n, u, [ZERO] * n)),
+                      inputs),
         group.base(w4),
     ]
-    t_chain = [group.add(group.base(w_chain[i]),
-                         group.mult(w_perm[i], chain[i - 1] if i else start))
-               for i in range(n)]
+    # t_chain_i = w_chain_i * G + w_perm_i * c_(i-1), with c_(i-1) = x_(i-1) G + p_(i-1) start
+    t_chain = group.adds(group.bases(group.muladds(w_perm, x_before, w_chain)),
+                         group.mults(group.muladds(w_perm, p[:-1], [ZERO] * n), [start] * n))
     c = _final_challenge(group, context, inputs, outputs, public, commits, chain, t, t_chain)
+    minus_c = [_neg(group, c)] * n
     responses = (group.scalar_sub(w1, group.mul(c, r_bar)),
-                 group.scalar_sub(w2, group.mul(c, r_hat)),
+                 group.scalar_sub(w2, group.mul(c, x[-1])),
                  group.scalar_sub(w3, group.mul(c, r_tilde)),
                  group.scalar_sub(w4, group.mul(c, key)))
-    proof = ShuffleProof(
-        public, c, responses, commits, tuple(chain),
-        tuple(group.scalar_sub(w_chain[i], group.mul(c, r_chain[i])) for i in range(n)),
-        tuple(group.scalar_sub(w_perm[i], group.mul(c, u_perm[i])) for i in range(n)))
+    proof = ShuffleProof(public, c, responses, commits, chain,
+                         tuple(group.muladds(minus_c, r_chain, w_chain)),
+                         tuple(group.muladds(minus_c, u_perm, w_perm)))
     return outputs, proof
 
 
@@ -223,28 +261,23 @@ def _verify_shuffle(group: Group, context: bytes, inputs: Sequence[bytes],
     c = proof.challenge
     s1, s2, s3, s4 = proof.responses
     u = _perm_challenges(group, context, inputs, outputs, proof.key, proof.commits)
-    commit_sum = proof.commits[0]
-    for point in proof.commits[1:]:
-        commit_sum = group.add(commit_sum, point)
-    for point in h:
-        commit_sum = group.sub(commit_sum, point)
-    u_product = ONE
-    for value in u:
-        u_product = group.mul(u_product, value)
+    commit_sum = group.sub(_point_sum(group, proof.commits), _generator_sum(group, n))
+    u_product = _product(group, u)
     chain_end = group.sub(proof.chain[-1], group.mult(u_product, start))
+    zeros = [ZERO] * n
     t = [
         group.add(group.mult(c, commit_sum), group.base(s1)),
         group.add(group.mult(c, chain_end), group.base(s2)),
-        group.add(group.combine([group.mul(c, x) for x in u] + list(proof.perm_responses),
+        group.add(group.combine(group.muladds([c] * n, u, zeros) + list(proof.perm_responses),
                                 [*proof.commits, *h]), group.base(s3)),
-        group.combine(list(proof.perm_responses) + [_neg(group, group.mul(s4, x)) for x in u],
-                      [*outputs, *inputs]),
+        group.combine(list(proof.perm_responses)
+                      + group.muladds([_neg(group, s4)] * n, u, zeros), [*outputs, *inputs]),
         group.add(group.mult(c, proof.key), group.base(s4)),
     ]
-    t_chain = [group.add(group.combine([c, proof.perm_responses[i]],
-                                       [proof.chain[i], proof.chain[i - 1] if i else start]),
-                         group.base(proof.chain_responses[i]))
-               for i in range(n)]
+    before = [start, *proof.chain[:-1]]
+    t_chain = group.adds(group.adds(group.mults([c] * n, proof.chain),
+                                    group.mults(proof.perm_responses, before)),
+                         group.bases(proof.chain_responses))
     return c == _final_challenge(group, context, inputs, outputs, proof.key, proof.commits,
                                  proof.chain, t, t_chain)
 

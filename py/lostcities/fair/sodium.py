@@ -19,6 +19,11 @@ def _need(data: bytes, size: int, what: str) -> None:
         raise ValueError(f"{what} must be {size} bytes")
 
 
+def _same_length(first: Sequence[bytes], second: Sequence[bytes]) -> None:
+    if len(first) != len(second):
+        raise ValueError("a batch call needs inputs of the same length")
+
+
 class SodiumGroup:
     """``Group`` on PyNaCl's bindings of libsodium."""
 
@@ -106,3 +111,32 @@ class SodiumGroup:
         for s, p in zip(scalars[1:], points[1:]):
             total = self.add(total, self.mult(s, p))
         return total
+
+    def mults(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> list[bytes]:
+        """See ``Group.mults``."""
+        _same_length(scalars, points)
+        return [self.mult(s, p) for s, p in zip(scalars, points)]
+
+    def bases(self, scalars: Sequence[bytes]) -> list[bytes]:
+        """See ``Group.bases``."""
+        return [self.base(s) for s in scalars]
+
+    def adds(self, ps: Sequence[bytes], qs: Sequence[bytes]) -> list[bytes]:
+        """See ``Group.adds``."""
+        _same_length(ps, qs)
+        return [self.add(p, q) for p, q in zip(ps, qs)]
+
+    def muladds(self, xs: Sequence[bytes], ys: Sequence[bytes],
+                zs: Sequence[bytes]) -> list[bytes]:
+        """See ``Group.muladds``."""
+        _same_length(xs, ys)
+        _same_length(xs, zs)
+        return [self.scalar_add(self.mul(x, y), z) for x, y, z in zip(xs, ys, zs)]
+
+    def scalars(self, wides: Sequence[bytes]) -> list[bytes]:
+        """See ``Group.scalars``."""
+        return [self.scalar(w) for w in wides]
+
+    def are_points(self, points: Sequence[bytes]) -> list[bool]:
+        """See ``Group.are_points``."""
+        return [self.is_point(p) for p in points]

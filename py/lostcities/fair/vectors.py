@@ -49,5 +49,12 @@ def vectors(group: Group) -> dict[str, Any]:
                   "sub": group.sub(point, group.base(b)).hex(),
                   "scalar_add": group.scalar_add(a, b).hex(),
                   "scalar_sub": group.scalar_sub(a, b).hex(),
-                  "combine": group.combine(terms, table.points + table.points[:2]).hex()}
+                  "combine": group.combine(terms, table.points + table.points[:2]).hex(),
+                  "mults": [p.hex() for p in group.mults(terms[:6], table.points)],
+                  "bases": [p.hex() for p in group.bases(terms[:3])],
+                  "adds": [p.hex() for p in group.adds(table.points[:3], table.points[3:])],
+                  "muladds": [s.hex() for s in group.muladds(terms[:3], terms[3:6],
+                                                             terms[5:])],
+                  "scalars": [s.hex() for s in group.scalars([_bytes("w", 64), bytes(64)])],
+                  "are_points": group.are_points([point, bytes(32), b"\xff" * 32])}
     return out

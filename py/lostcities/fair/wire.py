@@ -119,7 +119,7 @@ def _vector(value: object, size: int, what: str) -> tuple[bytes, ...]:
 
 
 def _points_ok(group: Group, points: tuple[bytes, ...], what: str, check: bool) -> None:
-    bad = [i for i, p in enumerate(points) if check and not group.is_point(p)]
+    bad = [i for i, ok in enumerate(group.are_points(points) if check else []) if not ok]
     if bad:
         raise _bad(f"{what} holds values that are not group points", positions=bad)
 

@@ -50,8 +50,12 @@ class JsSodiumGroup:
         combine = getattr(js, "lcEd25519Combine", None)
         if combine is None:
             raise RuntimeError("window.lcEd25519Combine is missing: static/config.js defines it")
+        each = getattr(js, "lcEd25519Each", None)
+        if each is None:
+            raise RuntimeError("window.lcEd25519Each is missing: static/config.js defines it")
         self._sodium = found
         self._combine = combine
+        self._each = each
         self._from_uniform = found.crypto_core_ed25519_from_uniform
         self._reduce = found.crypto_core_ed25519_scalar_reduce
         self._scalar_mul = found.crypto_core_ed25519_scalar_mul
@@ -153,3 +157,51 @@ class JsSodiumGroup:
         except JsException:
             raise ValueError("not a valid point, or a product is the identity") from None
         return bytes(total.to_bytes())
+
+    def _batch(self, name: str, size: int, first: Sequence[bytes],
+               second: Sequence[bytes] | None = None, width: int = POINT_BYTES) -> list[bytes]:
+        """``name`` on every value (``window.lcEd25519Each``, one crossing of the bridge)."""
+        if not first:
+            return []
+        if not _all_sized(first, size) or (second is not None and (
+                len(second) != len(first) or not _all_sized(second, POINT_BYTES))):
+            raise ValueError("a batch call needs values of the right sizes, as many of each")
+        args = [self._sodium, name, _array(b"".join(first))]
+        if second is not None:
+            args.append(_array(b"".join(second)))
+        try:
+            out = bytes(self._each(*args).to_bytes())
+        except JsException:
+            raise ValueError(f"{name} refused a value of the batch") from None
+        return [out[i:i + width] for i in range(0, len(out), width)]
+
+    def mults(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> list[bytes]:
+        """See ``Group.mults``."""
+        return self._batch("crypto_scalarmult_ed25519_noclamp", SCALAR_BYTES, scalars, points)
+
+    def bases(self, scalars: Sequence[bytes]) -> list[bytes]:
+        """See ``Group.bases``."""
+        return self._batch("crypto_scalarmult_ed25519_base_noclamp", SCALAR_BYTES, scalars)
+
+    def adds(self, ps: Sequence[bytes], qs: Sequence[bytes]) -> list[bytes]:
+        """See ``Group.adds``."""
+        return self._batch("crypto_core_ed25519_add", POINT_BYTES, ps, qs)
+
+    def muladds(self, xs: Sequence[bytes], ys: Sequence[bytes],
+                zs: Sequence[bytes]) -> list[bytes]:
+        """See ``Group.muladds``."""
+        if len(zs) != len(xs):
+            raise ValueError("a batch call needs values of the right sizes, as many of each")
+        products = self._batch("crypto_core_ed25519_scalar_mul", SCALAR_BYTES, xs, ys)
+        return self._batch("crypto_core_ed25519_scalar_add", SCALAR_BYTES, products, zs)
+
+    def scalars(self, wides: Sequence[bytes]) -> list[bytes]:
+        """See ``Group.scalars``."""
+        return self._batch("crypto_core_ed25519_scalar_reduce", WIDE_BYTES, wides)
+
+    def are_points(self, points: Sequence[bytes]) -> list[bool]:
+        """See ``Group.are_points``: a value of another size is no point (as ``is_point``)."""
+        if not _all_sized(points, POINT_BYTES):
+            return [self.is_point(p) for p in points]
+        out = self._batch("crypto_core_ed25519_is_valid_point", POINT_BYTES, points, width=1)
+        return [value == b"\x01" for value in out]
