@@ -17,7 +17,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,24 +34,51 @@ BUDGET_MOVE_MS = 50.0
 
 
 class CountingGroup(SodiumGroup):
-    """The native group, counting its multiplications (base-point ones too; a long sum counts
-    its terms) and point checks: the costly calls."""
+    """The native group, counting its multiplications (base-point ones too; a batch or a long
+    sum counts its terms) and point checks: the costly calls."""
 
     def __init__(self) -> None:
         super().__init__()
         self.ops = 0
+        self._batching = 0
+
+    def _count(self, n: int) -> None:
+        if not self._batching:  # a batch counted its terms already
+            self.ops += n
+
+    def _batch(self, n: int, call: Callable[[], Any]) -> Any:
+        self._count(n)
+        self._batching += 1
+        try:
+            return call()
+        finally:
+            self._batching -= 1
 
     def mult(self, s: bytes, p: bytes) -> bytes:
-        self.ops += 1
+        self._count(1)
         return super().mult(s, p)
 
     def base(self, s: bytes) -> bytes:
-        self.ops += 1
+        self._count(1)
         return super().base(s)
 
     def is_point(self, p: bytes) -> bool:
-        self.ops += 1
+        self._count(1)
         return super().is_point(p)
+
+    def mults(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> list[bytes]:
+        return self._batch(len(scalars), lambda: super(CountingGroup, self).mults(scalars,
+                                                                                points))
+
+    def bases(self, scalars: Sequence[bytes]) -> list[bytes]:
+        return self._batch(len(scalars), lambda: super(CountingGroup, self).bases(scalars))
+
+    def are_points(self, points: Sequence[bytes]) -> list[bool]:
+        return self._batch(len(points), lambda: super(CountingGroup, self).are_points(points))
+
+    def combine(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> bytes:
+        return self._batch(len(scalars), lambda: super(CountingGroup, self).combine(scalars,
+                                                                                  points))
 
 
 class TimedTable(Table):
