@@ -46,7 +46,7 @@ class CountingGroup(SodiumGroup):
         if not self._batching:  # a batch counted its terms already
             self.ops += n
 
-    def _batch(self, n: int, call: Callable[[], Any]) -> Any:
+    def _counted(self, n: int, call: Callable[[], Any]) -> Any:
         self._count(n)
         self._batching += 1
         try:
@@ -67,17 +67,17 @@ class CountingGroup(SodiumGroup):
         return super().is_point(p)
 
     def mults(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> list[bytes]:
-        return self._batch(len(scalars), lambda: super(CountingGroup, self).mults(scalars,
+        return self._counted(len(scalars), lambda: super(CountingGroup, self).mults(scalars,
                                                                                 points))
 
     def bases(self, scalars: Sequence[bytes]) -> list[bytes]:
-        return self._batch(len(scalars), lambda: super(CountingGroup, self).bases(scalars))
+        return self._counted(len(scalars), lambda: super(CountingGroup, self).bases(scalars))
 
     def are_points(self, points: Sequence[bytes]) -> list[bool]:
-        return self._batch(len(points), lambda: super(CountingGroup, self).are_points(points))
+        return self._counted(len(points), lambda: super(CountingGroup, self).are_points(points))
 
     def combine(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> bytes:
-        return self._batch(len(scalars), lambda: super(CountingGroup, self).combine(scalars,
+        return self._counted(len(scalars), lambda: super(CountingGroup, self).combine(scalars,
                                                                                   points))
 
 
