@@ -75,6 +75,7 @@ class HostEnd:
         self.conn = conn
 
     def send(self, text: str) -> None:
+        self.conn.sending("host", self.conn.host, text)
         if self.conn.open:
             self.conn.to_guest.append(text)
 
@@ -93,7 +94,9 @@ class Connection:
         self.to_guest: deque[str] = deque()
         self.to_host: deque[str] = deque()
         self.sent: list[tuple[str, str, bool]] = []
-        """(sender, text, whether the sender's storage held it when it was sent)."""
+        """(sender, text, whether the sender's storage held it when it was delivered)."""
+        self.at_send: list[tuple[str, str, bool]] = []
+        """(sender, text, whether the sender's storage held it at the moment it was sent)."""
         self.secrets: dict[str, str | None] = {}
         """The secret each seat's storage held when its first fair message was sent."""
         self.end = HostEnd(self)
@@ -102,8 +105,13 @@ class Connection:
             guest.opened(self._from_guest, now)
 
     def _from_guest(self, text: str) -> None:
+        self.sending("guest", self.guest, text)
         if self.open:
             self.to_host.append(text)
+
+    def sending(self, who: str, seat: FairSeat, text: str) -> None:
+        """`seat` sends `text` now: what its storage holds at this moment is noted."""
+        self.at_send.append((who, text, saved_has(seat, text)))
 
     def deliver(self, now: float = 0.0) -> None:
         """Deliver what is in flight, at `now`; a guest that drops the connection cuts it."""

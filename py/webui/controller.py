@@ -17,8 +17,9 @@ page over the network) and the table's UI state. Whatever the seat, the controll
 
 Screens outside a match plug in (`plug`, `Screen`): the online lobby and waiting room are one
 (webui/online/lobby.py, which hands the controller its seat), the player's own screens another
-(webui/players.py). Listeners hear every view shown (`on_view`) and each match's end
-(`on_match_end`); parts add to a match's screens (`add_part`: the series, Play again, the
+(webui/players.py). Listeners hear every view shown (`on_view`), each match's end
+(`on_match_end`) and each online match the player ended as abandoned by a silent opponent
+(`on_abandoned`); parts add to a match's screens (`add_part`: the series, Play again, the
 guide's steps).
 
 Browser-free: the page and the browser's storage are handed to it, so it runs natively too.
@@ -161,6 +162,7 @@ class MatchController:
         self._screens: list[Screen] = []
         self._view_listeners: list[Listener] = []
         self._end_listeners: list[Listener] = []
+        self._abandon_listeners: list[Listener] = []
         self._parts: list[Part] = []
         self._showing: Screen | Session | None = None  # what the last frame shows
         self._ended = False  # the match's end was told to the listeners
@@ -169,7 +171,7 @@ class MatchController:
         self._ticking = False
         self.pace = PACE
         """Seconds a move of the computer takes at least (so the player sees it coming)."""
-        self._shown_state: str | None = None  # the connection state the badge shows
+        self._shown_badge: tuple[Any, ...] | None = None  # what the badge shows (tick)
         self._save_later = page.after_paint(self._write_save)  # the save waits for the paint
         page.on_window("pagehide", self.hang_up)
         page.on_update_ready(self.render)  # offered between games (pwa.BETWEEN_GAMES)
@@ -189,6 +191,11 @@ class MatchController:
         """Tell `listener(view, seat)` once when a match shown here ends (its match-end
         view); a match resumed already over is not told again."""
         self._end_listeners.append(listener)
+
+    def on_abandoned(self, listener: Listener) -> None:
+        """Tell `listener(view, seat)` when the player ends an online match as abandoned by
+        the other page (its last view: the match is recorded so)."""
+        self._abandon_listeners.append(listener)
 
     def add_part(self, part: Part) -> None:
         """Show what `part` adds to the screens of a match (`Part`)."""
@@ -263,6 +270,32 @@ class MatchController:
         if seat.save_key != MATCH_KEY:
             self.resume()
 
+    def let_go(self, seat: Seat) -> None:
+        """Stop playing `seat` without touching its save (another tab runs it now): it hangs
+        up, and whatever shows without a match shows."""
+        session = self.session
+        if session is None or session.seat is not seat:
+            return
+        seat.hang_up()
+        self.session, self.hint, self.confirm = None, None, False
+
+    def _end_abandoned(self, session: Session) -> None:
+        """The player ends the match as abandoned by the silent other page, if that is
+        offered now (else nothing changes): the listeners record it, then the room is left."""
+        seat = session.seat
+        remote = seat.remote(self.page.clock())
+        if remote is None or not remote.offer_end or not seat.has_match:
+            return
+        view = session.view()
+        self.notice = t(self.lang, "abandoned.ended",
+                        name=remote.opponent or t(self.lang, "status.opponent"))
+        for listener in self._abandon_listeners:
+            try:
+                listener(view, seat)
+            except Exception as exc:  # noqa: BLE001 - a listener's fault is not the match's
+                self.page.log(f"listener: {exc!r}")
+        self.end_match()
+
     # -- clicks ----------------------------------------------------------------------------
 
     def click(self, action: str, data: dict[str, str]) -> None:
@@ -315,6 +348,10 @@ class MatchController:
             self.end_match()
         elif action in ("abandon-no", "stay"):
             self.confirm = False
+        elif action == "end-abandoned":
+            self._end_abandoned(session)
+        elif action == "keep-waiting":
+            seat.keep_waiting(self.page.clock())
         else:
             return False
         return True
@@ -359,15 +396,15 @@ class MatchController:
                 self.page.log(f"listener: {exc!r}")
 
     def tick(self) -> None:
-        """Once a second: the seat keeps its connection alive; the badge is redrawn when the
-        other page's connection changed."""
+        """Once a second: the seat keeps its connection alive; the badge is redrawn when what
+        it shows changed (the other page's connection, the clock of its silence)."""
         session = self.session
         if session is None:
             return
         now = self.page.clock()
         session.seat.tick(now)
         remote = session.seat.remote(now)
-        if remote is not None and session.seat.has_match and remote.state != self._shown_state:
+        if remote is not None and session.seat.has_match and _badge(remote) != self._shown_badge:
             self.render()
 
     def hang_up(self) -> None:
@@ -508,10 +545,10 @@ class MatchController:
         doc = render_doc(view, ui, lang, Extras(thinking, hint, self.page.log_open(), more))
         if remote is None:
             return name, doc
-        self._shown_state = remote.state
+        self._shown_badge = _badge(remote)
         bar = status_bar(lang, remote.state, remote.opponent, remote.code, sync_mark(view),
                          remote.error, remote.reload, self.confirm, remote.host_away,
-                         remote.waiting)
+                         remote.waiting, remote.silent, remote.offer_end, remote.halted)
         return name, region("online-bar", el("div", bar, class_="online-bar")) + doc
 
     def _banners(self, screen: str, asking: bool) -> Markup:
@@ -557,3 +594,9 @@ class MatchController:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+
+def _badge(remote: Remote) -> tuple[Any, ...]:
+    """What the connection badge shows of `remote`, to the second."""
+    silent = None if remote.silent is None else int(remote.silent)
+    return (remote.state, silent, remote.offer_end, remote.halted)

@@ -717,6 +717,52 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name} left the room for good: this match is over.",
         "{name} ha dejado la sala para siempre: esta partida ha terminado.",
     ),
+    "status.owed": ("Waiting for {name}'s page: {clock}",
+                    "Esperando a la página de {name}: {clock}"),
+    "status.offer": (
+        "{name}'s page has sent nothing for {clock} while the match waits on it. End the"
+        " match, recorded as abandoned by {name}, or keep waiting?",
+        "La página de {name} no ha enviado nada en {clock} mientras la partida la espera."
+        " ¿Terminar la partida, registrada como abandonada por {name}, o seguir esperando?",
+    ),
+    "status.offer.end": ("End it: {name} abandoned", "Terminarla: {name} abandonó"),
+    "status.offer.wait": ("Keep waiting", "Seguir esperando"),
+    "abandoned.ended": (
+        "The match was ended: {name}'s page stopped answering, so it is recorded as abandoned"
+        " by {name}.",
+        "La partida ha terminado: la página de {name} dejó de responder, así que queda"
+        " registrada como abandonada por {name}.",
+    ),
+    "problem.unsaved": (
+        "This match can't go on on this device: it could not be saved ({reason}), so nothing"
+        " was sent. Free some of this browser's storage, then reload the page to resume.",
+        "Esta partida no puede seguir en este dispositivo: no se pudo guardar ({reason}), así"
+        " que no se envió nada. Libera espacio de almacenamiento del navegador y recarga la"
+        " página para continuar.",
+    ),
+    "problem.moved": (
+        "This match moved to another tab: this tab sends nothing more.",
+        "Esta partida pasó a otra pestaña: esta ya no envía nada.",
+    ),
+    "tab.claiming": ("Opening room {code}…", "Abriendo la sala {code}…"),
+    "tab.elsewhere.heading": ("This match is open in another tab",
+                              "Esta partida está abierta en otra pestaña"),
+    "tab.elsewhere.text": (
+        "Room {code} runs in another tab of this browser. Play on there, or play it in this"
+        " tab: the other one then stops.",
+        "La sala {code} está abierta en otra pestaña de este navegador. Sigue allí, o juega en"
+        " esta: la otra se detendrá.",
+    ),
+    "tab.take": ("Play it in this tab", "Jugar en esta pestaña"),
+    "tab.moved.heading": ("This match moved to another tab",
+                          "Esta partida pasó a otra pestaña"),
+    "tab.moved.text": (
+        "Room {code} now runs in another tab of this browser: this tab has disconnected and"
+        " sends nothing more.",
+        "La sala {code} sigue ahora en otra pestaña de este navegador: esta se ha"
+        " desconectado y ya no envía nada.",
+    ),
+    "tab.take.back": ("Take it back", "Recuperarla aquí"),
 }
 
 RULES_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -3,7 +3,9 @@
 Each page sends a ``ping`` every `PING_EVERY` seconds on a connection where both have greeted
 (webui/online/control.py); each notes when it last heard the other. `connection_state` turns
 that into what both screens show. And each page charges what the other sends to a budget
-(`RateLimit`): a flood cuts the connection.
+(`RateLimit`): a flood cuts the connection. While the match waits on a message the other page
+owes, `Owed` times its silence: after `ABANDON_AFTER` seconds the player may end the match as
+abandoned by the other.
 """
 
 from __future__ import annotations
@@ -20,6 +22,13 @@ QUIET_AFTER: Final = 4.5
 
 LOST_AFTER: Final = 8.0
 """Seconds of silence after which the opponent counts as lost (the issue asks for ~10 s)."""
+
+ABANDON_AFTER: Final = 120.0
+"""Seconds the other page may owe the match a message in silence before this page's player may
+end the match as abandoned by it (and again after each "keep waiting")."""
+
+OWED_SHOWN_AFTER: Final = 1.0
+"""Seconds of owed silence before the badge shows its clock (a quick answer shows none)."""
 
 CONNECTED: Final = "connected"
 RECONNECTING: Final = "reconnecting"
@@ -126,3 +135,44 @@ class RateLimit:
         """The message allowed last was handled by `now`: the time it took regains nothing."""
         self._at = max(self._at, now)
 
+
+
+class Owed:
+    """How long the other page has owed the match a message in silence, on a caller's clock:
+    from when the debt began or its last message arrived, whichever is later (a heartbeat pays
+    nothing); and whether the player may now end the match as abandoned by it (`offer`)."""
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+        """When the silence began (None: the other page owes nothing)."""
+        self.patience: float | None = None
+        """No offer before this time (the player chose to keep waiting)."""
+
+    def note(self, owing: bool, now: float) -> None:
+        """Whether the other page owes a message at `now`: a debt begins, goes on or ends."""
+        if not owing:
+            self.since = self.patience = None
+        elif self.since is None:
+            self.since = now
+
+    def arrived(self, owing: bool, now: float) -> None:
+        """A message of the match arrived at `now` (`owing`: another is still owed): the
+        silence starts again, and the offer waits its whole time again."""
+        self.since = now if owing else None
+        self.patience = None
+
+    def silence(self, now: float) -> float | None:
+        """Seconds of owed silence at `now` (None: nothing is owed)."""
+        return None if self.since is None else max(0.0, now - self.since)
+
+    def offer(self, now: float) -> bool:
+        """Whether the player may end the match as abandoned by the other page at `now`."""
+        silence = self.silence(now)
+        return (silence is not None and silence >= ABANDON_AFTER
+                and (self.patience is None or now >= self.patience))
+
+    def keep_waiting(self, now: float) -> None:
+        """The player keeps waiting: the offer comes back after `ABANDON_AFTER` more seconds
+        of silence."""
+        if self.since is not None:
+            self.patience = now + ABANDON_AFTER

@@ -3,7 +3,10 @@
 Browser-free HTML builders. Hooks (e2e/README.md): the page sets ``data-screen`` (``lobby``,
 ``waiting``) from what the controller returns;
 ``data-action`` ``create-room`` / ``join-room``, the shown code in ``data-room-code``, the code
-input ``data-field="room-code"``, and ``data-connection`` (connected, reconnecting, lost).
+input ``data-field="room-code"``, and ``data-connection`` (connected, reconnecting, lost). A
+seat open in another tab of this browser: ``data-screen="elsewhere"`` with ``data-tab``
+(``elsewhere``: another tab runs it; ``moved``: it moved from this tab to another) and
+``data-action="take-over"``.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any
 
 from webui.html import EMPTY, Markup, button, confirm, el, join, void
 from webui.i18n import t
+from webui.online.liveness import OWED_SHOWN_AFTER
 
 QUIET_ZONE = 4
 """Blank modules around a QR code, as the QR standard asks."""
@@ -127,6 +131,25 @@ def render_guest_waiting(lang: str, code: str, notice: str | None = None,
         class_="online waiting", data_role="guest")
 
 
+def render_elsewhere(lang: str, code: str, tab: str) -> Markup:
+    """A seat this tab does not run: ``tab`` ``claiming`` (asking whether another tab runs
+    it), ``elsewhere`` (another tab of this browser runs it) or ``moved`` (it moved from this
+    tab to another, which runs it now); the last two offer to run it here
+    (``take-over``), and the way back to the setup (``leave-room``, which changes nothing of
+    the seat)."""
+    if tab == "claiming":
+        return el("section", el("h1", t(lang, "lobby.heading")),
+                  _notice(t(lang, "tab.claiming", code=code)),
+                  class_="online waiting", data_tab=tab)
+    take = "tab.take.back" if tab == "moved" else "tab.take"
+    return el(
+        "section", el("h1", t(lang, f"tab.{tab}.heading"), id="tab-h"),
+        el("p", t(lang, f"tab.{tab}.text", code=code), role="status"),
+        el("p", button("take-over", t(lang, take), css="btn primary"),
+           button("leave-room", t(lang, "lobby.back")), class_="online-actions"),
+        class_="online elsewhere", data_tab=tab, aria_labelledby="tab-h")
+
+
 def sync_mark(view: dict[str, object]) -> str:
     """Where the match stands, the same on both screens when they agree: round, phase,
     number of public events, player to act (the ``data-sync`` test hook)."""
@@ -135,22 +158,53 @@ def sync_mark(view: dict[str, object]) -> str:
     return f"{view.get('round')}:{view.get('phase')}:{count}:{view.get('to_act')}"
 
 
+def clock_text(seconds: float) -> str:
+    """Seconds as a clock: ``0:07``, ``2:05``, ``75:00``."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _owed(lang: str, name: str, silent: float | None) -> Markup:
+    """Whom the match waits on and for how long (``data-silent``: whole seconds), once the
+    silence has lasted `OWED_SHOWN_AFTER` (a quick answer shows no clock)."""
+    if silent is None or silent < OWED_SHOWN_AFTER:
+        return EMPTY
+    return el("span", t(lang, "status.owed", name=name, clock=clock_text(silent)),
+              class_="online-owed", data_silent=int(silent))
+
+
+def _offer_end(lang: str, name: str, silent: float | None) -> Markup:
+    """The question after two minutes of owed silence: end the match as abandoned by the
+    other player (``end-abandoned``), or keep waiting (``keep-waiting``)."""
+    return confirm("offer-q", t(lang, "status.offer", name=name, clock=clock_text(silent or 0.0)),
+                   ("end-abandoned", t(lang, "status.offer.end", name=name)),
+                   ("keep-waiting", t(lang, "status.offer.wait")))
+
+
 def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str = "",
                error: dict[str, Any] | None = None, reload: dict[str, Any] | None = None,
                confirm_leave: bool = False, host_away: str | None = None,
-               waiting: bool = False) -> Markup:
+               waiting: bool = False, silent: float | None = None, offer_end: bool = False,
+               halted: str | None = None) -> Markup:
     """The connection badge over the table: ``data-connection`` is the opponent's state,
     ``data-sync`` the `sync_mark` of the view shown, ``data-waiting`` is there while the match
-    waits on the other page's messages; for a guest whose host is gone, ``data-host-away``
-    says how (``closed``: the host's game is closed, ``left``: for good)."""
+    waits on the other page's messages, with the clock of its silence (``data-silent``) and,
+    after two minutes, the question whether to end the match as abandoned
+    (``[data-offer]``); for a guest whose host is gone, ``data-host-away`` says how
+    (``closed``: the host's game is closed, ``left``: for good); ``data-halted`` is there once
+    this page stopped relaying (``unsaved``, ``moved``), with the notice saying why."""
     name = opponent or t(lang, "status.opponent")
     key = f"status.host.{host_away}" if host_away else f"status.{state}"
     parts = [el(
         "div", _DOT, el("span", t(lang, key, name=name), class_="online-state"),
+        _owed(lang, name, silent),
         el("span", t(lang, "status.room", code=code), class_="online-room"),
         button("leave-room", t(lang, "status.leave"), css="btn small"),
         class_=f"online-status {state}", data_connection=state, data_sync=sync,
-        data_host_away=host_away, data_waiting="true" if waiting else None, role="status")]
+        data_host_away=host_away, data_waiting="true" if waiting else None,
+        data_halted=halted, role="status")]
+    if offer_end and not confirm_leave:
+        parts.append(el("div", _offer_end(lang, name, silent), data_offer="abandoned"))
     if confirm_leave:
         parts.append(confirm("leave-q", t(lang, "status.leave.confirm"),
                              ("leave-room", t(lang, "status.leave.yes")),

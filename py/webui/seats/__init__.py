@@ -77,6 +77,15 @@ class Remote(NamedTuple):
     """For a guest whose host is gone: ``closed`` (for now) or ``left`` (for good)."""
     waiting: bool = False
     """Whether the match waits on the other page's messages (a shuffle, a key on its way)."""
+    silent: float | None = None
+    """Seconds the other page has owed the match a message in silence (None: it owes
+    nothing), from when the debt began or its last message arrived, whichever is later."""
+    offer_end: bool = False
+    """Whether the player may now end the match as abandoned by the other page (two minutes
+    of owed silence)."""
+    halted: str | None = None
+    """Why this page stopped relaying for good, if it did: ``unsaved`` (storage refused a
+    write) or ``moved`` (another tab runs the seat)."""
 
 
 class Seat:
@@ -168,6 +177,10 @@ class Seat:
 
     def tick(self, now: float) -> None:
         """Once a second, at `now`: keep the connection alive (nothing for a local match)."""
+
+    def keep_waiting(self, now: float) -> None:
+        """The player chose at `now` to keep waiting on a silent other page (`Remote`'s
+        ``offer_end``): the offer comes back later."""
 
     def hang_up(self) -> None:
         """The page is being left: close the connection at once (it resumes on the next

@@ -10,10 +10,20 @@ Around the fair messages the pages exchange control messages (webui/online/contr
 guest's ``hello`` and the host's ``welcome`` on every new connection say which match each page
 holds and the last fair message each accepted, and each then resends what the other missed
 (`FairPeer.sent_after`): a reload of either page or a dropped connection resumes exactly.
-A page saves its seat (its secret and transcript: `FairPeer.save`) before it sends a message
-that only it could make again (its player's move, a new match's first); the rest it saves
-after the paint, as every seat does (what it sends in answer, it would make again, byte for
-byte, from the same messages: `FairPeer.restore` checks it).
+
+Save before send: every message this page's `FairPeer` makes (its player's move, a new match's
+first, an answer computed from its secret on the other page's input) is written to storage
+with the seat (its secret and transcript: `FairPeer.save_text`) before it goes on the wire, and
+a resend after a reconnection sends only what is saved. If storage refuses the write, the seat
+halts (`halt`, ``unsaved``): it sends nothing more, reads nothing more, hangs up, and says why.
+So a page never answers one input twice: a page that dies between making an answer and saving
+it has sent nothing, and on reload makes it again, byte for byte, once the other page resends
+its input. A seat whose tab lost it to another tab halts the same way (``moved``) and writes
+nothing more either (webui/online/seatlock.py).
+
+While the match waits on a message the other page owes (`FairPeer.waiting`), the seat times
+its silence (webui/online/liveness.py `Owed`): after two minutes the player may end the match
+as abandoned by the other (`Remote.offer_end`) or keep waiting (`keep_waiting`).
 
 A room's matches are numbered (``match``): a later match in the same room (a rematch) is a new
 `FairPeer` begun by `_begin` with the next number, agreed over control messages. Once a match
@@ -47,7 +57,7 @@ from lostcities.protocol import APP_VERSION, FORBIDDEN, NO_MATCH, VERSION_MISMAT
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY, normalize_code
 from webui.online.control import Control, ControlError, MatchSetup, check_name
-from webui.online.liveness import PING_EVERY, Liveness, RateLimit, State
+from webui.online.liveness import PING_EVERY, Liveness, Owed, RateLimit, State
 from webui.seats import Move, Problem, Refusal, Remote, Seat, View, problem, refusal_of, refused
 from webui.series import Series, read_rematch, rematch_payload, series_key
 from webui.setaside import Storage, set_aside
@@ -139,6 +149,13 @@ class FairSeat(Seat):
         ``rematch-other-series``, ``rematch-disagree``)."""
         self._ended_view: View | None = None
         """The last match's end, shown while the next match's first deal is on its way."""
+        self._saved_out = 0
+        """How many of this match's messages storage holds (`_keep_made`): none beyond them
+        is sent."""
+        self.halted: Problem | None = None
+        """Why this page stopped relaying for good (`halt`): ``unsaved`` or ``moved``."""
+        self.owed = Owed()
+        """The other page's silence while it owes the match a message."""
 
     # ---- the Seat interface ----------------------------------------------------------------
 
@@ -167,27 +184,26 @@ class FairSeat(Seat):
         self._view_fresh = False
 
     def submit(self, move: Move) -> Refusal | None:
-        """The player's move: made, saved and sent; None, or why not (nothing changes)."""
+        """The player's move: made, saved and sent; None, or why not (nothing changes). A
+        move storage refuses is not sent: the seat halts (``unsaved``)."""
         peer = self.peer
         if peer is None or not self.has_match:
             return refused("not-started")
-        if peer.error is not None:
+        if peer.error is not None or self.halted is not None:
             return refused("stopped")
         try:
             parsed = move_from_json(move)
         except ValueError as exc:
             return refusal_of(exc)
         try:
-            out = peer.act(parsed)
+            peer.act(parsed)
         except NotAllowed:
             return self._why_not(parsed)
         except FairError:
             self._dirty()
             return refused("stopped")
         self._dirty()
-        if out:
-            self._persist()  # only this page could make this message again: saved first
-        self._flush()
+        self._flush()  # saved, then sent
         return None
 
     def _why_not(self, move: LcMove) -> Refusal:
@@ -200,8 +216,9 @@ class FairSeat(Seat):
         return why.to_json() if why is not None else refused("awaiting-answer")
 
     def match_on(self) -> bool:
-        """Whether leaving now would end a match still being played."""
-        return (self.peer is not None and self.peer.error is None and super().match_on())
+        """Whether leaving now would end a match still being played (not once halted)."""
+        return (self.peer is not None and self.peer.error is None and self.halted is None
+                and super().match_on())
 
     @property
     def stopped(self) -> bool:
@@ -219,12 +236,34 @@ class FairSeat(Seat):
                        message=error.message, check=error.code)
 
     def waiting(self) -> bool:
-        """Whether the match waits on the other page's messages."""
-        return self.peer is not None and self.peer.waiting()
+        """Whether the match waits on the other page's messages (not once halted)."""
+        return self.peer is not None and self.halted is None and self.peer.waiting()
 
     def problem(self) -> Problem | None:
-        """The notice to show: the stop, or the last problem with the other page."""
-        return self.stop_problem() or self.error
+        """The notice to show: why this page halted, the stop, or the last problem with the
+        other page."""
+        return self.halted or self.stop_problem() or self.error
+
+    def silence(self, now: float) -> float | None:
+        """Seconds the other page has owed the match a message in silence at `now` (None:
+        it owes nothing)."""
+        self.owed.note(self.waiting(), now)
+        return self.owed.silence(now)
+
+    def offer_end(self, now: float) -> bool:
+        """Whether the player may end the match as abandoned by the other page at `now`:
+        two minutes of owed silence (`Owed`), the match not over (nor stopped, nor halted)."""
+        self.owed.note(self.waiting(), now)
+        return self.owed.offer(now) and self.match_on()
+
+    def keep_waiting(self, now: float) -> None:
+        """The player keeps waiting: the offer comes back after two more minutes."""
+        self.owed.keep_waiting(now)
+
+    def _remote_extras(self, now: float) -> dict[str, Any]:
+        """What the badge shows of the other page's owed silence, and of a halt."""
+        return {"silent": self.silence(now), "offer_end": self.offer_end(now),
+                "halted": None if self.halted is None else self.halted["code"]}
 
     def set_on_warn(self, callback: Callable[[str], None]) -> None:
         """`callback(text)` runs on what is worth logging (a flood, a save that failed)."""
@@ -246,6 +285,7 @@ class FairSeat(Seat):
             if peer.seat != self.seat:
                 raise CorruptSave("the saved match is another seat's")
             self.peer, self._saved_peer = peer, None
+            self._saved_out = len(peer.sent_after(0))  # all of it came from storage
         self._dirty()
 
     @property
@@ -261,30 +301,61 @@ class FairSeat(Seat):
         self.setup, self.match_no = setup, match_no
         self.peer = FairPeer(self.seat, setup.options, setup.names, setup.first_player,
                              secrets.token_bytes(SECRET_BYTES), self.group)
+        self._saved_out = 0
         self.peer.start()
         self._dirty()
-        self._persist()
+        if self._persist():  # the secret, and the match's first messages
+            self._saved_out = len(self.peer.sent_after(0))
 
     def _greeted(self, send: Callable[[str], None], last: int) -> None:
         """The pages greeted each other on a connection: the other has this page's messages
         up to `last`; send it the rest, then this page's rematch request, if any."""
         self._send, self._cursor = send, last
         self._flush()
-        if self.asked is not None:
+        if self.asked is not None and self.halted is None:
             send(control.rematch(self.match_no, self.asked))
 
     def _flush(self) -> None:
-        """Send the other page this page's fair messages it does not have yet, in order."""
-        if self._send is None or self.peer is None:
+        """Save what this page's FairPeer made (before any of it leaves), then send the other
+        page this page's fair messages it does not have yet and storage holds, in order;
+        nothing once halted."""
+        if not self._keep_made() or self._send is None or self.peer is None:
             return
-        for text in self.peer.sent_after(self._cursor):
+        held = max(0, self._saved_out - self._cursor)
+        for text in self.peer.sent_after(self._cursor)[:held]:
             self._send(text)
             self._cursor += 1
 
-    def _take(self, raw: str | bytes) -> None:
-        """A message on a greeted connection: a heartbeat, the host's goodbye, or the match's.
-        Anything else (a malformed or out-of-place control message included) goes to the
-        FairPeer, which checks it: what fails stops the match, the evidence kept."""
+    def _keep_made(self) -> bool:
+        """Write the seat to storage if its FairPeer made messages storage does not hold yet;
+        False if the seat is halted (storage refused the write: nothing of it is sent)."""
+        peer = self.peer
+        if self.halted is not None:
+            return False
+        if peer is None:
+            return True
+        made = len(peer.sent_after(self._saved_out))
+        if made and not self._persist():
+            return False
+        self._saved_out += made
+        return True
+
+    def halt(self, why: Problem) -> None:
+        """Stop relaying for good on this page: nothing more is sent or read, and the
+        transport hangs up at the next tick (or at once by `hang_up`). `why`: ``unsaved``
+        (storage refused a write: the message is not sent) or ``moved`` (another tab runs the
+        seat now: this page writes nothing more either)."""
+        if self.halted is None:
+            self.halted = why
+        if why["code"] == "moved":
+            self._store = None
+        self._unlink()
+
+    def _take(self, raw: str | bytes, now: float) -> None:
+        """A message on a greeted connection, arrived at `now`: a heartbeat, the host's
+        goodbye, or the match's. Anything else (a malformed or out-of-place control message
+        included) goes to the FairPeer, which checks it: what fails stops the match, the
+        evidence kept. Its answers are saved, then sent; the owed silence starts again."""
         try:
             message = control.parse(raw)
         except ControlError as exc:
@@ -303,6 +374,7 @@ class FairSeat(Seat):
         except FairError:
             pass  # the peer keeps the error and its evidence: shown, and saved after the paint
         self._dirty()
+        self.owed.arrived(self.waiting(), now)
         self._flush()
         self._changed()
 
@@ -330,6 +402,8 @@ class FairSeat(Seat):
         raise NotImplementedError
 
     def _ping(self, now: float) -> None:
+        if self.halted is not None and self.transport is not None:
+            self.hang_up()  # (not from inside the transport's own callback)
         if self._send is not None and now - self._last_ping >= PING_EVERY:
             self._last_ping = now
             self._send(control.ping())
@@ -382,7 +456,8 @@ class FairSeat(Seat):
             raise ValueError("a rematch can be asked once, when the match is over")
         text = control.rematch(self.match_no, series)  # ValueError: too long to carry
         self.asked, self.rematch_refused = series, None
-        self._persist()  # a request survives a reload
+        if not self._persist():  # a request survives a reload, or is not sent
+            return
         if self._send is not None:
             self._send(text)
         self._agree()
@@ -445,8 +520,8 @@ class FairSeat(Seat):
     # ---- saving ----------------------------------------------------------------------------
 
     def set_store(self, storage: Storage) -> None:
-        """Save into `storage` (under `save_key`) before sending what only this page could
-        make again."""
+        """Save into `storage` (under `save_key`) before sending anything of the match. (A
+        seat given no storage, a test's, has nothing to write first.)"""
         self._store = storage
 
     def _keep_evidence(self) -> None:
@@ -457,13 +532,20 @@ class FairSeat(Seat):
             set_aside(self._store, self.save_key, self._text(), int(time.time() * 1000),
                       self._warn)
 
-    def _persist(self) -> None:
+    def _persist(self) -> bool:
+        """Write the seat to storage now; False if halted, or if storage refuses (full,
+        denied): the seat then halts (``unsaved``) and sends nothing more."""
+        if self.halted is not None:
+            return False
         if self._store is None:
-            return
+            return True
         try:
             self._store.setItem(self.save_key, self._text())
-        except Exception as exc:  # noqa: BLE001 - storage full or refused: play on, say so
-            self._warn(f"room {self.code}: the match could not be saved ({exc!r})")
+        except Exception as exc:  # noqa: BLE001 - storage full or refused: stop, say so
+            self._warn(f"room {self.code}: the match could not be saved ({exc!r}): halted")
+            self.halt(problem("unsaved", reason=str(exc) or type(exc).__name__))
+            return False
+        return True
 
     def to_json(self) -> dict[str, Any]:
         """Everything to resume the seat exactly (its secret: keep it on this page)."""
@@ -592,6 +674,8 @@ class FairHost(FairSeat):
     def accept(self, link: Link, metadata: object, now: float) -> str | None:
         """A new connection: None if it may now speak for seat 1, else the refusal sent on it
         (the caller closes it). `metadata`: ``{"token": "..."}`` from PeerJS."""
+        if self.halted is not None:
+            return "this page has stopped relaying"  # (nothing is sent on it)
         token = metadata.get("token") if isinstance(metadata, dict) else None
         if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
             return self._refuse(link, FORBIDDEN, "this connection has no valid guest token:"
@@ -611,12 +695,12 @@ class FairHost(FairSeat):
                 clock: Callable[[], float] | None = None) -> None:
         """A message from the guest, arrived at `now`; never raises. `clock` (the same clock)
         is read once it is handled: the time handling took regains no flood budget."""
-        if link is not self._link or not self._heard(now, len(raw)):
+        if link is not self._link or self.halted is not None or not self._heard(now, len(raw)):
             return
         if self._send is None:
             self._hello(link, raw)
         else:
-            self._take(raw)
+            self._take(raw, now)
         if clock is not None:
             self.limit.handled(clock())
 
@@ -656,6 +740,8 @@ class FairHost(FairSeat):
                          close=True)
             return
         assert self.peer is not None and self.setup is not None
+        if self.halted is not None:  # storage refused the new match: nothing is sent
+            return
         link.send(control.welcome(APP_VERSION, self.match_no, self.peer.last_received,
                                   self.setup))
         self._greeted(link.send, last)
@@ -697,7 +783,7 @@ class FairHost(FairSeat):
     def remote(self, now: float) -> Remote:
         """The guest's connection, for the badge over the table."""
         return Remote(self.connection(now) or "reconnecting", self.guest_name, self.code,
-                      self.problem(), waiting=self.waiting())
+                      self.problem(), waiting=self.waiting(), **self._remote_extras(now))
 
     def tick(self, now: float) -> None:
         """Once a second: the heartbeat."""
@@ -715,7 +801,8 @@ class FairHost(FairSeat):
         check stopped is set aside first."""
         self._keep_evidence()
         if self._link is not None:
-            self._link.send(control.bye())
+            if self.halted is None:
+                self._link.send(control.bye())
             self._link.close()
         if self.transport is not None:
             self.transport.close(delay=0.5)
@@ -777,7 +864,10 @@ class FairGuest(FairSeat):
     # ---- the connection ------------------------------------------------------------------
 
     def opened(self, send: Callable[[str], None], now: float) -> None:
-        """A channel to the host opened: say hello (which match, what was received)."""
+        """A channel to the host opened: say hello (which match, what was received); nothing
+        once halted."""
+        if self.halted is not None:
+            return
         self._dialled, self._send, self.drop_link = send, None, False
         self.host_away = None
         self.live.opened(now)
@@ -806,13 +896,14 @@ class FairGuest(FairSeat):
     def receive(self, raw: str | bytes, now: float,
                 clock: Callable[[], float] | None = None) -> None:
         """A message from the host, arrived at `now`; never raises."""
-        if self._dialled is None or self.drop_link or not self._heard(now, len(raw)):
+        if self._dialled is None or self.drop_link or self.halted is not None \
+                or not self._heard(now, len(raw)):
             return
         if self._send is None:
             self._before_welcome(raw)
             self._changed()
         else:
-            self._take(raw)
+            self._take(raw, now)
         if clock is not None:
             self.limit.handled(clock())
 
@@ -858,6 +949,8 @@ class FairGuest(FairSeat):
                 self.error = problem("not-ready")
                 return
             self._begin(setup, message.match)
+            if self.halted is not None:  # storage refused the new match: nothing is sent
+                return
         elif consent is not None:
             # the host was left behind at the rematch: this page's consent, then the new match
             self.joined, self.error = True, None
@@ -899,7 +992,8 @@ class FairGuest(FairSeat):
         """The host's connection, for the badge over the table."""
         opponent = None if self.setup is None else self.setup.names[HOST_SEAT]
         return Remote(self.connection(now), opponent, self.code, self.problem(),
-                      self.reload_needed, self.host_away, self.waiting())
+                      self.reload_needed, self.host_away, self.waiting(),
+                      **self._remote_extras(now))
 
     def match_on(self) -> bool:
         """Not once the host has left for good."""
@@ -914,7 +1008,10 @@ class FairGuest(FairSeat):
         return not self.refused and self.host_away != "left"
 
     def tick(self, now: float) -> None:
-        """Once a second: the transport's heartbeat."""
+        """Once a second: the transport's heartbeat (a halted seat hangs up instead)."""
+        if self.halted is not None:
+            self.hang_up()
+            return
         tick = getattr(self.transport, "tick", None)
         if tick is not None:
             tick()
