@@ -6,6 +6,12 @@ winner, and, when this device knows the seed, what a replay needs (`Replay`: see
 player and every move, in a compact text form: `move_token`). Options, names and jobs are
 those of the record; `webui.replay` replays it with `lostcities.new_match` and `apply`.
 
+An online match the player ended because the other page fell silent is recorded as abandoned
+by the opponent (``abandoned``: the opponent's seat): the rounds played to their end (fewer
+than the match's), jobs not revealed yet as null, no replay, and the player who stayed as its
+winner (result ``abandoned``, counted as a win). A record without ``abandoned`` is a finished
+match, as every record written before this outcome existed.
+
 A `MatchLog` collects a match as it is played, from the views the page renders: at each
 round end the view's log holds every move of the round (an undone play has left it), the
 expeditions and the round scores. `MatchLog.record` makes the record at match end.
@@ -159,6 +165,8 @@ class MatchRecord:
     rounds: tuple[RoundResult, ...]
     winner: int | str
     replay: Replay | None
+    abandoned: int | None = None
+    """The seat that abandoned the match (the opponent's), or None: the match was finished."""
 
     @property
     def totals(self) -> tuple[int, int]:
@@ -175,7 +183,10 @@ class MatchRecord:
 
     @property
     def result(self) -> str:
-        """``won``, ``lost`` or ``drawn``, from this device's player's side."""
+        """``won``, ``lost``, ``drawn``, or ``abandoned`` (by the opponent), from this device's
+        player's side."""
+        if self.abandoned is not None:
+            return "abandoned"
         if self.winner == "draw":
             return "drawn"
         return "won" if self.winner == self.me else "lost"
@@ -200,11 +211,15 @@ class MatchRecord:
                  for c, cards in rnd.expeditions[p]] for p in (0, 1)]
 
     def identity(self) -> dict[str, Any]:
-        """What the id hashes: the record's JSON without id, date and replay."""
-        return {"mode": self.mode, "level": self.level, "me": self.me,
-                "names": list(self.names), "options": self.options.to_json(),
-                "jobs": list(self.jobs), "rounds": [r.to_json() for r in self.rounds],
-                "winner": self.winner}
+        """What the id hashes: the record's JSON without id, date and replay (``abandoned``
+        only when set, so a finished match's id is what it always was)."""
+        identity = {"mode": self.mode, "level": self.level, "me": self.me,
+                    "names": list(self.names), "options": self.options.to_json(),
+                    "jobs": list(self.jobs), "rounds": [r.to_json() for r in self.rounds],
+                    "winner": self.winner}
+        if self.abandoned is not None:
+            identity["abandoned"] = self.abandoned
+        return identity
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON (what `record_from_json` reads)."""
@@ -247,11 +262,14 @@ def _check_names(names: object) -> tuple[str, str]:
     return (names[0], names[1])
 
 
-def _check_jobs(jobs: object, options: Options) -> tuple[str | None, str | None]:
+def _check_jobs(jobs: object, options: Options,
+                abandoned: bool = False) -> tuple[str | None, str | None]:
     if not isinstance(jobs, list) or len(jobs) != 2:
         raise _fail("jobs must be two entries")
     for job in jobs:
-        if (job is None) == options.jobs or (job is not None and job not in JOBS):
+        if job is not None and (job not in JOBS or not options.jobs):
+            raise _fail("each player has a job exactly when jobs are on")
+        if job is None and options.jobs and not abandoned:
             raise _fail("each player has a job exactly when jobs are on")
     return (jobs[0], jobs[1])
 
@@ -333,9 +351,21 @@ _RECORD_KEYS = {"id", "date", "mode", "level", "me", "names", "options", "jobs",
                 "winner", "replay"}
 
 
+def _check_abandoned(doc: dict[str, Any]) -> int | None:
+    """The seat that abandoned the match, if the record says one did: only the opponent of
+    this device's player, only online."""
+    if "abandoned" not in doc:
+        return None
+    seat = _int(doc["abandoned"], 0, 1, "the seat that abandoned")
+    if doc["mode"] != "online" or seat == doc["me"]:
+        raise _fail("only an online opponent's abandoning is recorded")
+    return seat
+
+
 def record_from_json(data: object) -> MatchRecord:
     """A record from its JSON; ValueError saying what is wrong (nothing half-read)."""
-    doc = _keys(data, _RECORD_KEYS, "a record")
+    keys = set(data) if isinstance(data, dict) else set()
+    doc = _keys(data, _RECORD_KEYS | ({"abandoned"} & keys), "a record")
     if doc["mode"] not in MODES:
         raise _fail(f"mode must be one of {', '.join(MODES)}")
     level = doc["level"]
@@ -346,20 +376,28 @@ def record_from_json(data: object) -> MatchRecord:
         options = Options.from_json(doc["options"])
     except (ValueError, TypeError) as exc:
         raise _fail(f"options: {exc}") from None
+    me = _int(doc["me"], 0, 1, "me")
+    abandoned = _check_abandoned(doc)
     rounds = doc["rounds"]
-    if not isinstance(rounds, list) or len(rounds) != options.rounds:
+    if abandoned is None and (not isinstance(rounds, list) or len(rounds) != options.rounds):
         raise _fail("a finished match has all its rounds")
+    if abandoned is not None and (not isinstance(rounds, list)
+                                  or len(rounds) >= options.rounds):
+        raise _fail("an abandoned match has fewer rounds than the match")
     record = MatchRecord(
         id=doc["id"] if isinstance(doc["id"], str) else "", date=_check_date(doc["date"]),
-        mode=doc["mode"], level=level, me=_int(doc["me"], 0, 1, "me"),
+        mode=doc["mode"], level=level, me=me,
         names=_check_names(doc["names"]), options=options,
-        jobs=_check_jobs(doc["jobs"], options),
+        jobs=_check_jobs(doc["jobs"], options, abandoned is not None),
         rounds=tuple(_check_round(r, i, options) for i, r in enumerate(rounds)),
-        winner=doc["winner"], replay=_check_replay(doc["replay"]),
+        winner=doc["winner"], replay=_check_replay(doc["replay"]), abandoned=abandoned,
     )
+    winner = _winner(record.totals) if abandoned is None else 1 - abandoned
     if not any(record.winner == w and type(record.winner) is type(w) for w in (0, 1, "draw")
-               ) or record.winner != _winner(record.totals):
-        raise _fail("the winner is not the one with the higher total")
+               ) or record.winner != winner:
+        raise _fail("the winner is not the one with the higher total, or who stayed")
+    if abandoned is not None and record.replay is not None:
+        raise _fail("an abandoned match has no replay")
     _check_scores(record)
     if not _ID.fullmatch(record.id) or record.id != record_id(record.identity()):
         raise _fail("its id does not match its content")
@@ -368,11 +406,14 @@ def record_from_json(data: object) -> MatchRecord:
 
 def make_record(*, date: str, mode: str, level: str | None, me: int,
                 names: Sequence[str], options: Options, jobs: Sequence[str | None],
-                rounds: Sequence[RoundResult], replay: Replay | None) -> MatchRecord:
-    """A validated record with its id and winner worked out; ValueError if inconsistent."""
+                rounds: Sequence[RoundResult], replay: Replay | None,
+                abandoned: int | None = None) -> MatchRecord:
+    """A validated record with its id and winner worked out (`abandoned`: the seat that
+    abandoned it); ValueError if inconsistent."""
     draft = MatchRecord("", date, mode, level, me, (names[0], names[1]), options,
-                        (jobs[0], jobs[1]), tuple(rounds), "draw", replay)
-    data = {**draft.to_json(), "winner": _winner(draft.totals)}
+                        (jobs[0], jobs[1]), tuple(rounds), "draw", replay, abandoned)
+    winner = _winner(draft.totals) if abandoned is None else 1 - abandoned
+    data = {**draft.to_json(), "winner": winner}
     data["id"] = record_id({k: data[k] for k in draft.identity()})
     return record_from_json(data)
 
@@ -468,6 +509,22 @@ class MatchLog:
         return make_record(date=date, mode=mode, level=level, me=me, names=names,
                            options=options, jobs=list(jobs or [None, None]),
                            rounds=[r.result for r in self.rounds], replay=replay)
+
+    def record_abandoned(self, view: Mapping[str, Any], *, date: str, me: int) -> MatchRecord:
+        """The record of an online match the opponent abandoned, from the last `view` shown
+        before the player ended it (its rounds scored so far observed too): no replay, the
+        jobs only as far as both are revealed."""
+        if view.get("phase") == "match-end":
+            raise _fail("a finished match is recorded as finished")
+        self.observe(view)
+        options = Options.from_json(view.get("options"))
+        names = [clean_name(str(n)) or "?" for n in (view.get("names") or ["", ""])]
+        jobs = view.get("jobs") if options.jobs else None
+        shown = list(jobs) if isinstance(jobs, list) and None not in jobs else [None, None]
+        return make_record(date=date, mode="online", level=None, me=me, names=names,
+                           options=options, jobs=shown,
+                           rounds=[r.result for r in self.rounds], replay=None,
+                           abandoned=1 - me)
 
     def to_json(self) -> list[dict[str, Any]]:
         """The log as JSON, for the match's save."""

@@ -1,11 +1,13 @@
 """Keeping each match this device plays: its rounds as they end, its series, its record.
 
-The controller tells the `Keeper` every view of a match (`seen`) and each match's end (`ended`,
-webui/controller.py's listeners). The keeper collects the match's rounds (history.MatchLog),
-and at its end adds the record to the history (webui/history_store.py) and the result to the
-series (webui/series.py). While a match held on this device goes on, what it collected is kept
-under ``lostcities.current`` (`Kept`), so that a reload loses nothing: the match is known again
-by its seed. `rematch` starts the next match of a series with the same opponent and options.
+The controller tells the `Keeper` every view of a match (`seen`), each match's end (`ended`,
+webui/controller.py's listeners) and each online match the player ended as abandoned by the
+other (`abandoned`: recorded so, and counted in its series as won by the player who stayed).
+The keeper collects the match's rounds (history.MatchLog), and at its end adds the record to
+the history (webui/history_store.py) and the result to the series (webui/series.py). While a
+match held on this device goes on, what it collected is kept under ``lostcities.current``
+(`Kept`), so that a reload loses nothing: the match is known again by its seed. `rematch`
+starts the next match of a series with the same opponent and options.
 
 A match whose moves can't be known in full (online: this page never holds the seed) is kept
 in memory only and recorded without its replay. The guide's match (webui/guide.py) is not
@@ -177,6 +179,25 @@ class Keeper:
         except Exception as exc:  # noqa: BLE001 - say it; the page goes on
             self._log(f"history: {exc!r}")
             self._notify("players.unsaved", reason=str(exc))
+
+    def abandoned(self, view: View, seat: Seat) -> Series | None:
+        """`seat`'s online match was ended as abandoned by the other player, `view` its last
+        view: its record joins the history and the match its series, which is returned. None
+        if the match is not kept here, or could not be recorded (the player is told)."""
+        kept = self.kept(seat)
+        if kept is None:
+            return None
+        try:
+            record = kept.log.record_abandoned(view, date=utc_date(self._stamp()), me=kept.me)
+            series = kept.series.with_abandoned(kept.number, 1 - kept.me, record.totals)
+            self._kept = replace(kept, series=series, record=record.id)
+            self._store(self._kept)
+            self.history.add(record)
+        except Exception as exc:  # noqa: BLE001 - say it; the page goes on
+            self._log(f"history: {exc!r}")
+            self._notify("players.unsaved", reason=str(exc))
+            return None
+        return series
 
     def carry(self, seat: Seat, series: Series) -> None:
         """Count `seat`'s match, just begun, as the next of `series` (a rematch agreed with

@@ -19,6 +19,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stats.won": ("Won", "Ganadas"),
     "stats.lost": ("Lost", "Perdidas"),
     "stats.drawn": ("Drawn", "Empatadas"),
+    "stats.abandoned": ("Abandoned by them", "Abandonadas por el rival"),
     "stats.winrate": ("Win rate", "Victorias"),
     "stats.opp.easy": ("Computer: easy", "Ordenador: fácil"),
     "stats.opp.medium": ("Computer: medium", "Ordenador: medio"),
@@ -46,6 +47,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stats.result.won": ("won", "ganada"),
     "stats.result.lost": ("lost", "perdida"),
     "stats.result.drawn": ("drawn", "empatada"),
+    "stats.result.abandoned": ("abandoned by the opponent", "abandonada por el rival"),
     "stats.empty": (
         "No finished matches yet: each one you finish shows here.",
         "Aún no hay partidas terminadas: cada una que termines aparecerá aquí.",
@@ -95,6 +97,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- series -----------------------------------------------------------------------------
     "series.label": ("Series", "Serie"),
     "series.drawn": ("{count} drawn", "{count} empatadas"),
+    "series.abandoned": ("{count} abandoned", "{count} abandonadas"),
+    "series.after": ("Series: {first} {wins0} – {wins1} {second}.",
+                     "Serie: {first} {wins0} – {wins1} {second}."),
     "series.matches": ("{count} matches", "{count} partidas"),
     "rematch.asked": (
         "Waiting for {name} to accept the rematch…",

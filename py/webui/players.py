@@ -7,8 +7,9 @@ the score calculator, rematch series and the first-game guide.
 - a plugged `Screen`: ``body[data-screen]`` ``stats`` (webui/stats_screen.py), ``replay``
   (webui/replay.py) and ``calculator`` (webui/calculator.py), opened from the setup or the
   match-end screen and closed back to it;
-- the listeners `on_view` and `on_match_end`: each match is kept as it is played and recorded
-  at its end (webui/keeper.py, webui/history_store.py);
+- the listeners `on_view`, `on_match_end` and `on_abandoned`: each match is kept as it is
+  played and recorded at its end, or as abandoned by the other player when the player ends
+  an online match whose other page fell silent (webui/keeper.py, webui/history_store.py);
 - a part (`add_part`): on the match-end screen the series score, Play again (the same opponent
   and options; the series goes on), Replay and Statistics; on the guide's table its step
   (webui/guide.py).
@@ -91,6 +92,7 @@ class Players:
         controller.plug(self)
         controller.on_view(self._seen)
         controller.on_match_end(self._ended)
+        controller.on_abandoned(self._abandoned)
         controller.add_part(self.part)
         self._resume_guide()
 
@@ -333,6 +335,18 @@ class Players:
     def _ended(self, view: View, seat: Seat) -> None:
         self.keeper.ended(view, seat)
         self._take_history_notice()
+
+    def _abandoned(self, view: View, seat: Seat) -> None:
+        """The player ended an online match as abandoned by the other: recorded so in the
+        history and the series, whose score the notice adds when it holds other matches."""
+        series = self.keeper.abandoned(view, seat)
+        self._take_history_notice()
+        notice = self.controller.notice
+        if series is not None and len(series.results) > 1 and notice:
+            names = view["names"]
+            self._say(notice + " " + t(self.controller.lang, "series.after", first=names[0],
+                                       wins0=series.wins(0), wins1=series.wins(1),
+                                       second=names[1]))
 
     def _take_history_notice(self) -> None:
         notice = self.history.take_notice()

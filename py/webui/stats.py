@@ -1,8 +1,10 @@
 """Statistics from the history's records, from this device's player's side.
 
 Per opponent (``easy``, ``medium``, ``hard``, ``human``, ``online``): played, won, lost,
-drawn and the win rate; over every match: the best and average round score, the longest
-expedition (by cards) and the highest-scoring one, and the score margins of the last matches.
+drawn, abandoned (online matches the opponent abandoned: each counts as a win in the win
+rate) and the win rate; over every match: the best and average round score, the longest
+expedition (by cards) and the highest-scoring one, and the score margins of the last finished
+matches.
 """
 
 from __future__ import annotations
@@ -14,18 +16,19 @@ from typing import Final
 from webui.history import MatchRecord
 
 OPPONENTS: Final = ("easy", "medium", "hard", "human", "online")
-RESULTS: Final = ("played", "won", "lost", "drawn")
+RESULTS: Final = ("played", "won", "lost", "drawn", "abandoned")
 LAST_MARGINS: Final = 10
 
 
 @dataclass(frozen=True)
 class Tally:
-    """Matches played, won, lost and drawn."""
+    """Matches played, won, lost, drawn, and abandoned by the opponent."""
 
     played: int = 0
     won: int = 0
     lost: int = 0
     drawn: int = 0
+    abandoned: int = 0
 
     def count(self, name: str) -> int:
         """One of `RESULTS` by name."""
@@ -35,13 +38,16 @@ class Tally:
 
     @property
     def win_rate(self) -> float | None:
-        """Won / played (a draw is not a win); None before any match."""
-        return self.won / self.played if self.played else None
+        """(Won + abandoned by the opponent) / played (a draw is not a win); None before any
+        match."""
+        return (self.won + self.abandoned) / self.played if self.played else None
 
     def plus(self, result: str) -> Tally:
-        """This tally with one more match of `result` (``won``, ``lost`` or ``drawn``)."""
+        """This tally with one more match of `result` (``won``, ``lost``, ``drawn`` or
+        ``abandoned``)."""
         return Tally(self.played + 1, self.won + (result == "won"),
-                     self.lost + (result == "lost"), self.drawn + (result == "drawn"))
+                     self.lost + (result == "lost"), self.drawn + (result == "drawn"),
+                     self.abandoned + (result == "abandoned"))
 
 
 @dataclass(frozen=True)
@@ -120,9 +126,10 @@ def compute_stats(records: Iterable[MatchRecord], last: int = LAST_MARGINS) -> S
             if highest is None or (fact.score, len(fact.cards)) > (highest.score,
                                                                    len(highest.cards)):
                 highest = fact
+    finished = [r for r in ordered if r.abandoned is None]
     margins = tuple(
         Margin(r.id, r.date, r.opponent, r.totals[r.me] - r.totals[1 - r.me], r.result)
-        for r in ordered[max(len(ordered) - last, 0):])
+        for r in finished[max(len(finished) - last, 0):])
     return Stats(
         tallies=tuple(tallies.items()), rounds=len(round_scores),
         best_round=max(round_scores) if round_scores else None,
