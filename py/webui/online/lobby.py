@@ -12,6 +12,11 @@ The seats play a fair match (webui/seats/fair.py) with libsodium's group
 (`JsSodiumGroup`), loaded with the online libraries: a seat is handed its group (and a saved
 one replays its match) before its transport is attached. A saved match that does not replay
 is set aside (webui/setaside.py) and the lobby says why.
+
+A seat runs in one tab of this browser at a time (webui/online/seatlock.py): the lobby claims
+a seat's lock before it starts the seat, and reads a saved seat only once it holds it. While
+another tab holds it, this tab shows ``data-screen="elsewhere"`` and runs nothing; taking it
+over makes the other tab halt its seat, let it go and say the match moved.
 """
 
 from __future__ import annotations
@@ -37,11 +42,14 @@ from webui.online.codes import (
     normalize_code,
 )
 from webui.online.net import GuestNet, HostNet, now
-from webui.online.screens import (problem_text, qr_svg, render_guest_waiting, render_host_waiting,
-                                  render_lobby)
+from webui.online.screens import (problem_text, qr_svg, render_elsewhere, render_guest_waiting,
+                                  render_host_waiting, render_lobby)
+from webui.online.seatlock import SeatGuard
 from webui.online.sodium_group import JsSodiumGroup
+from webui.online.weblocks import WebLocks
 from webui.page import Page
-from webui.seats.fair import FairGuest, FairHost, FairSeat, new_token
+from webui.seats import problem
+from webui.seats.fair import GUEST_SEAT, HOST_SEAT, FairGuest, FairHost, FairSeat, new_token
 from webui.session import parse_save
 from webui.setaside import set_aside
 from webui.setup import NAME_MAX, Setup, parse_setup
@@ -70,7 +78,8 @@ def _same_code(raw: str, code: str) -> bool:
 
 class OnlineLobby:
     """The lobby and the waiting room. `phase`: ``off``, ``lobby`` (the form), ``opening``
-    (a new room being registered on the broker, before its seat exists)."""
+    (a new room being registered on the broker, before its seat exists), ``tab`` (a seat's
+    lock asked for, or held by another tab: `guard`)."""
 
     def __init__(self, controller: MatchController, page: Page) -> None:
         self.controller = controller
@@ -91,6 +100,8 @@ class OnlineLobby:
         """Whether PeerJS and the QR code library have run (static/config.js loads them)."""
         self._opening: HostNet | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
+        self.guard = SeatGuard(WebLocks(), self.controller.render)
+        """This tab's hold on the seat it runs (one tab per seat)."""
         page.on_window("online", self._network_changed)
         page.on_window("offline", self._network_changed)
         page.on_window("pagehide", self._hang_up)
@@ -109,6 +120,8 @@ class OnlineLobby:
             self._spawn(self._create_room())
         elif action == "join-room" and self.phase == "lobby":
             self._join(self._field("room-code"), self._field("guest-name"))
+        elif action == "take-over" and self.phase == "tab":
+            self.guard.take_over()
         elif action == "leave-room" and self.phase != "off":
             self.close()
         elif action == "share-room" and isinstance(waiting, FairHost):
@@ -121,7 +134,13 @@ class OnlineLobby:
         return True
 
     def render(self, lang: str) -> tuple[str, str] | None:
-        """(``data-screen``, HTML) of the lobby or the waiting room, None when neither shows."""
+        """(``data-screen``, HTML) of the lobby, the waiting room or a seat another tab runs,
+        None when none shows."""
+        if self.guard.running and not self._runs(self.seat):
+            self.guard.release()  # the room was left: another tab may take its seat
+        if self.phase == "tab":
+            tab = self.guard.state if self.guard.state in ("elsewhere", "moved") else "claiming"
+            return "elsewhere", render_elsewhere(lang, self.guard.code or "", tab)
         if self.phase == "lobby":
             if self._field("room-code") or self._field("guest-name"):
                 self.lobby_code = self._field("room-code")
@@ -142,10 +161,13 @@ class OnlineLobby:
         return None
 
     def close(self) -> None:
-        """Back to the setup: the lobby closes, and a room being opened leaves the broker."""
+        """Back to the setup: the lobby closes, and a room being opened leaves the broker (a
+        seat another tab runs is left to it)."""
         if self._opening is not None:
             self._opening.close()
             self._opening = None
+        if not self.guard.running:
+            self.guard.release()
         self.phase, self.error, self.notice = "off", None, None
 
     # ---- opening -----------------------------------------------------------------------------
@@ -165,8 +187,11 @@ class OnlineLobby:
         link_code = code_from_query(str(js.location.search))
         if link_code is not None:
             guest = self._saved(GUEST_KEY, FairGuest.from_json)
+            host = self._saved(HOST_KEY, FairHost.from_json)
             if guest is not None and _same_code(link_code, guest.code):
-                self._start_guest(guest)
+                self._claim_saved(guest)
+            elif host is not None and _same_code(link_code, host.code):
+                self._claim_saved(host)  # the host's own join link: its room
             else:
                 self.open_lobby(None, link_code)
             return True
@@ -174,16 +199,63 @@ class OnlineLobby:
             return False
         host = self._saved(HOST_KEY, FairHost.from_json)
         if host is not None:
-            self._start_host(host)
+            self._claim_saved(host)
             return True
         guest = self._saved(GUEST_KEY, FairGuest.from_json)
         if guest is not None:
-            self._start_guest(guest)
+            self._claim_saved(guest)
             return True
         if self.set_aside is not None:
             self.open_lobby(None)  # says what was set aside
             return True
         return False
+
+    # ---- one tab per seat ----------------------------------------------------------------------
+
+    def _claim(self, code: str, seat: int, run: Callable[[], None]) -> None:
+        """Run a seat (`run()`) once this tab holds its lock; meanwhile, or while another tab
+        runs it, the ``elsewhere`` screen shows."""
+        self.phase, self.error = "tab", None
+        self.guard.claim(code, seat, run, self._moved)
+        self.controller.render()
+
+    def _claim_saved(self, seat: FairHost | FairGuest) -> None:
+        """Resume the saved `seat` once this tab holds its lock, from what storage holds
+        then (another tab may have written since: it is read again)."""
+        key, code = seat.save_key, seat.code
+        self._claim(code, seat.seat, lambda: self._resume_saved(key, code))
+
+    def _resume_saved(self, key: str, code: str) -> None:
+        """The lock is held: the seat saved under `key`, if it is still room `code`'s, starts
+        here; else (the room was left meanwhile, or its save set aside) the lobby shows."""
+        if key == HOST_KEY:
+            host = self._saved(HOST_KEY, FairHost.from_json)
+            if host is not None and host.code == code:
+                self._start_host(host)
+                return
+        else:
+            guest = self._saved(GUEST_KEY, FairGuest.from_json)
+            if guest is not None and guest.code == code:
+                self._start_guest(guest)
+                return
+        self.guard.release()
+        self.open_lobby(None, code if key == GUEST_KEY else "")
+
+    def _moved(self) -> None:
+        """Another tab took this tab's seat: it halts (nothing more sent or written), the
+        controller lets it go, and this tab says the match moved."""
+        seat = self.seat
+        if seat is not None:
+            seat.halt(problem("moved"))
+            self.controller.let_go(seat)
+            seat.hang_up()
+        self.phase = "tab"
+
+    def _runs(self, seat: FairSeat | None) -> bool:
+        """Whether `seat` is the seat running here now (the controller's)."""
+        return seat is not None and self._current(seat)
+
+    # ---- saves -------------------------------------------------------------------------------
 
     def _saved(self, key: str, restore: Callable[[Any, float], Saved]) -> Saved | None:
         """`restore(doc, now)` of the save under `key`, or None; a save that can't be loaded
@@ -213,10 +285,15 @@ class OnlineLobby:
 
         def room_open(code: str) -> None:
             net, self._opening = self._opening, None
-            if net is not None:
+            if net is None:
+                return
+
+            def run() -> None:
                 host = FairHost.create(code, options, first, name, now())
                 host.load(JsSodiumGroup())
                 self._start_host(host, net)
+
+            self._claim(code, HOST_SEAT, run)  # (a fresh code: no other tab holds it)
 
         self._opening = HostNet(config, new_code(), True, room_open, self.controller.render)
         self.controller.render()
@@ -285,9 +362,10 @@ class OnlineLobby:
         saved = self._saved(GUEST_KEY, FairGuest.from_json)
         # joining the same room again: take back the same seat (and its match)
         if saved is not None and saved.code == code:
-            self._start_guest(saved)
+            self._claim_saved(saved)
             return
-        self._start_guest(FairGuest(code, new_token(), name, now()))
+        self._claim(code, GUEST_SEAT,
+                    lambda: self._start_guest(FairGuest(code, new_token(), name, now())))
 
     def _start_guest(self, guest: FairGuest) -> None:
         """Hand the seat to the controller, and dial its room."""
