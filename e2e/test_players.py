@@ -102,7 +102,7 @@ def expected_stats(ends: list[dict[str, Any]]) -> dict[str, int]:
     won = sum(1 for e in ends if e["winner"] == "0")
     drawn = sum(1 for e in ends if e["winner"] == "draw")
     counts = {f"{o}.{s}": 0 for o in ("easy", "medium", "hard", "human", "online")
-              for s in ("played", "won", "lost", "drawn")}
+              for s in ("played", "won", "lost", "drawn", "abandoned")}
     counts.update({"easy.played": len(ends), "easy.won": won, "easy.drawn": drawn,
                    "easy.lost": len(ends) - won - drawn})
     return counts
