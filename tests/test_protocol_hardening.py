@@ -353,9 +353,9 @@ def test_the_network_layer_stamps_arrivals_and_charges_handling(net: Any) -> Non
     assert [m.get("lc") for m in conn.sent[:1]] == ["welcome"]
     take = host._take  # noqa: SLF001 - each message takes the page's clock a while
 
-    def slow(raw: str | bytes) -> None:
+    def slow(raw: str | bytes, now: float) -> None:
         clock.t += 1.5 / RATE  # the time the old bucket would refill 1.5 messages with
-        take(raw)
+        take(raw, now)
 
     host._take = slow  # type: ignore[method-assign]  # noqa: SLF001
     for _ in range(3 * BURST):  # queued: each handed over when the last one is done
