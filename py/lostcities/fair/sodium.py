@@ -9,7 +9,7 @@ from __future__ import annotations
 from nacl import bindings
 from nacl.exceptions import CryptoError
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .group import POINT_BYTES, SCALAR_BYTES, UNIFORM_BYTES, WIDE_BYTES, is_scalar
 
@@ -17,6 +17,23 @@ from .group import POINT_BYTES, SCALAR_BYTES, UNIFORM_BYTES, WIDE_BYTES, is_scal
 def _need(data: bytes, size: int, what: str) -> None:
     if not isinstance(data, bytes) or len(data) != size:
         raise ValueError(f"{what} must be {size} bytes")
+
+
+def _on_points(call: Callable[[bytes, bytes], bytes], p: bytes, q: bytes) -> bytes:
+    """A libsodium call on two points, sizes checked, its refusal a ``ValueError``."""
+    _need(p, POINT_BYTES, "a point")
+    _need(q, POINT_BYTES, "a point")
+    try:
+        return bytes(call(p, q))
+    except CryptoError:
+        raise ValueError("not a valid point") from None
+
+
+def _on_scalars(call: Callable[[bytes, bytes], bytes], x: bytes, y: bytes) -> bytes:
+    """A libsodium call on two scalars, sizes checked."""
+    _need(x, SCALAR_BYTES, "a scalar")
+    _need(y, SCALAR_BYTES, "a scalar")
+    return bytes(call(x, y))
 
 
 def _same_length(first: Sequence[bytes], second: Sequence[bytes]) -> None:
@@ -75,33 +92,19 @@ class SodiumGroup:
 
     def add(self, p: bytes, q: bytes) -> bytes:
         """See ``Group.add``."""
-        _need(p, POINT_BYTES, "a point")
-        _need(q, POINT_BYTES, "a point")
-        try:
-            return bytes(bindings.crypto_core_ed25519_add(p, q))
-        except CryptoError:
-            raise ValueError("not a valid point") from None
+        return _on_points(bindings.crypto_core_ed25519_add, p, q)
 
     def sub(self, p: bytes, q: bytes) -> bytes:
         """See ``Group.sub``."""
-        _need(p, POINT_BYTES, "a point")
-        _need(q, POINT_BYTES, "a point")
-        try:
-            return bytes(bindings.crypto_core_ed25519_sub(p, q))
-        except CryptoError:
-            raise ValueError("not a valid point") from None
+        return _on_points(bindings.crypto_core_ed25519_sub, p, q)
 
     def scalar_add(self, x: bytes, y: bytes) -> bytes:
         """See ``Group.scalar_add``."""
-        _need(x, SCALAR_BYTES, "a scalar")
-        _need(y, SCALAR_BYTES, "a scalar")
-        return bytes(bindings.crypto_core_ed25519_scalar_add(x, y))
+        return _on_scalars(bindings.crypto_core_ed25519_scalar_add, x, y)
 
     def scalar_sub(self, x: bytes, y: bytes) -> bytes:
         """See ``Group.scalar_sub``."""
-        _need(x, SCALAR_BYTES, "a scalar")
-        _need(y, SCALAR_BYTES, "a scalar")
-        return bytes(bindings.crypto_core_ed25519_scalar_sub(x, y))
+        return _on_scalars(bindings.crypto_core_ed25519_scalar_sub, x, y)
 
     def combine(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> bytes:
         """See ``Group.combine``."""

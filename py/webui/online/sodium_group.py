@@ -31,6 +31,23 @@ def _all_sized(items: Sequence[bytes], size: int) -> bool:
     return all(isinstance(item, bytes) and len(item) == size for item in items)
 
 
+def _on_points(call: Any, p: bytes, q: bytes) -> bytes:
+    """A libsodium call on two points, sizes checked, its refusal a ``ValueError``."""
+    _need(p, POINT_BYTES, "a point")
+    _need(q, POINT_BYTES, "a point")
+    try:
+        return bytes(call(_array(p), _array(q)).to_bytes())
+    except JsException:
+        raise ValueError("not a valid point") from None
+
+
+def _on_scalars(call: Any, x: bytes, y: bytes) -> bytes:
+    """A libsodium call on two scalars, sizes checked."""
+    _need(x, SCALAR_BYTES, "a scalar")
+    _need(y, SCALAR_BYTES, "a scalar")
+    return bytes(call(_array(x), _array(y)).to_bytes())
+
+
 def _array(data: bytes) -> Any:
     """A new ``Uint8Array`` holding a copy of ``data`` (``to_js`` copies a buffer: half the
     cost of filling a new array from Python)."""
@@ -114,33 +131,19 @@ class JsSodiumGroup:
 
     def add(self, p: bytes, q: bytes) -> bytes:
         """See ``Group.add``."""
-        _need(p, POINT_BYTES, "a point")
-        _need(q, POINT_BYTES, "a point")
-        try:
-            return bytes(self._add(_array(p), _array(q)).to_bytes())
-        except JsException:
-            raise ValueError("not a valid point") from None
+        return _on_points(self._add, p, q)
 
     def sub(self, p: bytes, q: bytes) -> bytes:
         """See ``Group.sub``."""
-        _need(p, POINT_BYTES, "a point")
-        _need(q, POINT_BYTES, "a point")
-        try:
-            return bytes(self._sub(_array(p), _array(q)).to_bytes())
-        except JsException:
-            raise ValueError("not a valid point") from None
+        return _on_points(self._sub, p, q)
 
     def scalar_add(self, x: bytes, y: bytes) -> bytes:
         """See ``Group.scalar_add``."""
-        _need(x, SCALAR_BYTES, "a scalar")
-        _need(y, SCALAR_BYTES, "a scalar")
-        return bytes(self._scalar_add(_array(x), _array(y)).to_bytes())
+        return _on_scalars(self._scalar_add, x, y)
 
     def scalar_sub(self, x: bytes, y: bytes) -> bytes:
         """See ``Group.scalar_sub``."""
-        _need(x, SCALAR_BYTES, "a scalar")
-        _need(y, SCALAR_BYTES, "a scalar")
-        return bytes(self._scalar_sub(_array(x), _array(y)).to_bytes())
+        return _on_scalars(self._scalar_sub, x, y)
 
     def combine(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> bytes:
         """See ``Group.combine``: every input checked here as ``mult`` checks it, then the
