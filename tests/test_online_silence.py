@@ -132,6 +132,7 @@ def test_the_offer_comes_after_two_minutes_of_owed_silence_and_a_message_resets_
     assert 'data-offer="abandoned"' in at(host, 2 * ABANDON_AFTER + 5)
     # a message from the other page before the player chooses: the clock starts again
     pair.reconnect()  # the guest's page resends the answer the host lacks
+    pair.guest.ping()  # and beats, as a page that is there does
     pair.conn.deliver(2 * ABANDON_AFTER + 6)
     doc = at(host, 2 * ABANDON_AFTER + 7)
     assert not pair.host.waiting() and "data-offer" not in doc and silent(doc) is None
@@ -141,18 +142,52 @@ def test_the_offer_comes_after_two_minutes_of_owed_silence_and_a_message_resets_
     assert 'data-offer="abandoned"' in at(host, 1000 + ABANDON_AFTER)
 
 
-def test_no_clock_or_offer_while_a_player_is_to_move() -> None:
-    """The local player's turn, or the other player's (a player thinks as long as they
-    like): nothing is owed, so no clock and no offer, however long."""
+def beating(pair: Pair, pages: dict[str, MatchController], until: float) -> str:
+    """Both pages' heartbeats every two seconds up to `until`; the guest's screen then."""
+    t = 0.0
+    doc = ""
+    while t < until:
+        t += 2.0
+        pair.host.tick(t)
+        pair.guest.ping()
+        pair.conn.deliver(t)
+        doc = at(pages["guest"], t)
+    return doc
+
+
+def test_no_clock_or_offer_while_a_player_whose_page_is_there_is_to_move() -> None:
+    """The local player's turn, or the other player's while their page beats (a player thinks
+    as long as they like): nothing is owed, so no clock and no offer, however long."""
     pair = Pair(ONE, first=0, seed=6)
     pages = controlled(pair)
     assert pair.actor() is pair.host and not pair.host.waiting()
+    doc = beating(pair, pages, 2 * ABANDON_AFTER)  # the guest waits on a thinking host
+    assert silent(doc) is None and "data-offer" not in doc
+    doc = at(pages["host"], 10 * ABANDON_AFTER)  # the host's own turn
+    assert silent(doc) is None and "data-offer" not in doc and "data-waiting" not in doc
     for who in ("host", "guest"):
-        doc = at(pages[who], 10 * ABANDON_AFTER)
-        assert silent(doc) is None and "data-offer" not in doc and "data-waiting" not in doc
         pages[who].click("end-abandoned", {})  # not offered: nothing changes
         assert pages[who].session is not None
     assert HOST_KEY in pair.storage["host"].items
+
+
+def test_a_player_to_move_whose_page_is_gone_gets_the_clock_and_the_offer() -> None:
+    """The host is to move and its page falls silent (no heartbeat: lost): the guest's page
+    times it, and offers the way out after two minutes; a heartbeat before that resets it."""
+    pair = Pair(ONE, first=0, seed=6)
+    pages = controlled(pair)
+    guest = pages["guest"]
+    beating(pair, pages, 10.0)
+    assert pair.actor() is pair.host
+    at(guest, 30.0)  # 20 s without a heartbeat: the host's page is lost, the clock starts
+    doc = at(guest, 37.0)
+    assert silent(doc) == 7 and "Waiting for Ana&#x27;s page: 0:07" in doc
+    assert "data-offer" not in at(guest, 30.0 + ABANDON_AFTER - 1)
+    assert 'data-offer="abandoned"' in at(guest, 30.0 + ABANDON_AFTER)
+    pair.host.tick(200.0)  # the host's page is back: the clock stops
+    pair.conn.deliver(200.0)
+    doc = at(guest, 200.5)
+    assert silent(doc) is None and "data-offer" not in doc
 
 
 def test_a_message_that_leaves_another_owed_resets_the_clock() -> None:

@@ -57,7 +57,7 @@ from lostcities.protocol import APP_VERSION, FORBIDDEN, NO_MATCH, VERSION_MISMAT
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY, normalize_code
 from webui.online.control import Control, ControlError, MatchSetup, check_name
-from webui.online.liveness import PING_EVERY, Liveness, Owed, RateLimit, State
+from webui.online.liveness import LOST, PING_EVERY, Liveness, Owed, RateLimit, State
 from webui.seats import Move, Problem, Refusal, Remote, Seat, View, problem, refusal_of, refused
 from webui.series import Series, read_rematch, rematch_payload, series_key
 from webui.setaside import Storage, set_aside
@@ -247,14 +247,28 @@ class FairSeat(Seat):
     def silence(self, now: float) -> float | None:
         """Seconds the other page has owed the match a message in silence at `now` (None:
         it owes nothing)."""
-        self.owed.note(self.waiting(), now)
+        self.owed.note(self._owing(now), now)
         return self.owed.silence(now)
 
     def offer_end(self, now: float) -> bool:
         """Whether the player may end the match as abandoned by the other page at `now`:
         two minutes of owed silence (`Owed`), the match not over (nor stopped, nor halted)."""
-        self.owed.note(self.waiting(), now)
+        self.owed.note(self._owing(now), now)
         return self.owed.offer(now) and self.match_on()
+
+    def connection(self, now: float) -> State | None:
+        """The other page's connection state (None: no other page yet)."""
+        raise NotImplementedError
+
+    def _owing(self, now: float) -> bool:
+        """Whether the other page owes the match something at `now`: a message (`waiting`),
+        or its player's move while the page is gone (no heartbeat: `LOST`). A player whose
+        page is there thinks as long as they like."""
+        if self.waiting():
+            return True
+        peer = self.peer
+        return (peer is not None and self.halted is None and peer.error is None
+                and peer.table.actor() == 1 - self.seat and self.connection(now) == LOST)
 
     def keep_waiting(self, now: float) -> None:
         """The player keeps waiting: the offer comes back after two more minutes."""
