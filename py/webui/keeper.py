@@ -166,30 +166,30 @@ class Keeper:
         """`seat`'s match ended (its match-end `view`): its record joins the history and its
         result the series. A failure (a view that does not hold up, a full storage) is said
         to the player; the match is shown all the same."""
-        kept = self.kept(seat)
-        if kept is None:
-            return
-        try:
+        def finished(kept: Kept) -> tuple[MatchRecord, Series]:
             record = kept.log.record(view, date=utc_date(self._stamp()), mode=kept.mode,
                                      level=kept.level, me=kept.me, seed=kept.seed)
-            series = kept.series.with_result(kept.number, view["totals"])
-            self._kept = replace(kept, series=series, record=record.id)
-            self._store(self._kept)
-            self.history.add(record)
-        except Exception as exc:  # noqa: BLE001 - say it; the page goes on
-            self._log(f"history: {exc!r}")
-            self._notify("players.unsaved", reason=str(exc))
+            return record, kept.series.with_result(kept.number, view["totals"])
+        self._record(seat, finished)
 
     def abandoned(self, view: View, seat: Seat) -> Series | None:
         """`seat`'s online match was ended as abandoned by the other player, `view` its last
         view: its record joins the history and the match its series, which is returned. None
         if the match is not kept here, or could not be recorded (the player is told)."""
+        def left(kept: Kept) -> tuple[MatchRecord, Series]:
+            record = kept.log.record_abandoned(view, date=utc_date(self._stamp()), me=kept.me)
+            return record, kept.series.with_abandoned(kept.number, 1 - kept.me, record.totals)
+        return self._record(seat, left)
+
+    def _record(self, seat: Seat,
+                make: Callable[[Kept], tuple[MatchRecord, Series]]) -> Series | None:
+        """The record and series `make` gives for `seat`'s kept match, kept and added to the
+        history; the series, or None (not kept here, or a failure said to the player)."""
         kept = self.kept(seat)
         if kept is None:
             return None
         try:
-            record = kept.log.record_abandoned(view, date=utc_date(self._stamp()), me=kept.me)
-            series = kept.series.with_abandoned(kept.number, 1 - kept.me, record.totals)
+            record, series = make(kept)
             self._kept = replace(kept, series=series, record=record.id)
             self._store(self._kept)
             self.history.add(record)
