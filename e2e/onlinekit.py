@@ -4,7 +4,7 @@ receives on its data channel and writes to its storage.
 
 Each page plays its own seat of a fair match (webui/seats/fair.py): neither holds the other's
 cards, so the tests read a page's position from its screen (``[data-sync]``, enabled buttons)
-or from its own save, replayed natively with PyNaCl's group (`seat_of`).
+or from its own save, replayed natively with rbcl's group (`seat_of`).
 """
 
 from __future__ import annotations

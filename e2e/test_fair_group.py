@@ -1,11 +1,11 @@
 """Fair play's group in the page (libsodium's JavaScript build) gives the native bytes.
 
 The page loads libsodium only with the online libraries; then `webui.online.sodium_group`
-runs `lostcities.fair.vectors` in the page's own Pyodide and must give exactly what PyNaCl
-gives in this process, give the same bytes for the proofs' calls (base-point multiplication,
-point and scalar sums, and a long combination, done in one call to JavaScript), refuse the
-same bad points and inputs, and a seat in the page plays a whole match against a native seat,
-sending byte for byte what a native seat sends.
+runs `lostcities.fair.vectors` in the page's own Pyodide and must give exactly what libsodium
+gives natively (rbcl) in this process, give the same bytes for the proofs' calls (base-point
+multiplication, point and scalar sums, and a long combination, done in one call to
+JavaScript), refuse the same bad points and inputs, and a seat in the page plays a whole match
+against a native seat, sending byte for byte what a native seat sends.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import rbcl
 from conftest import STATE_TIMEOUT_MS, AppPage, Server, wait_ready
-from nacl import bindings
 from playwright.sync_api import Browser, Page, Route
 
 from lostcities import Draw, Move, Options, Undo, move_from_json, move_to_json
 from lostcities.fair import FairPeer
+from lostcities.fair.group import IDENTITY
 from lostcities.fair.sodium import SodiumGroup
 from lostcities.fair.vectors import vectors
 
@@ -72,12 +73,12 @@ def outcome(call):
 
 def probe(group, candidates):
     s = group.scalar(bytes(range(64)))
-    good = group.point(bytes(range(32)))
+    good = group.point(bytes(range(64)))
     out = {"points": [[outcome(lambda: group.is_point(p)), outcome(lambda: group.mult(s, p))]
                       for p in candidates]}
     out["calls"] = [outcome(call) for call in (
-        lambda: group.point(bytes(31)), lambda: group.point(bytes(33)),
-        lambda: group.point("x" * 32), lambda: group.scalar(bytes(63)),
+        lambda: group.point(bytes(63)), lambda: group.point(bytes(65)),
+        lambda: group.point("x" * 64), lambda: group.scalar(bytes(63)),
         lambda: group.mul(s, bytes(31)), lambda: group.mul(bytearray(32), s),
         lambda: group.invert(bytes(32)), lambda: group.invert(bytes.fromhex(ORDER_HEX)),
         lambda: group.invert(s[:31]), lambda: group.mult(bytes(32), good),
@@ -110,19 +111,18 @@ def probe(group, candidates):
 
 
 def candidate_points() -> list[bytes]:
-    """Points a peer could send: one good, and bad ones of every kind libsodium refuses."""
+    """Points a peer could send: good ones, and bad ones of every kind libsodium refuses."""
     g = SodiumGroup()
-    good = g.point(bytes(range(32)))
-    order4 = bytes(32)  # y = 0: a point of order 4
-    mixed = bytes(bindings.crypto_core_ed25519_add(good, order4))  # on the curve, off the group
-    order2 = b"\xec" + b"\xff" * 30 + b"\x7f"  # y = -1
-    not_on_curve = next(bytes([i]) + good[1:] for i in range(256)
-                        if not bindings.crypto_core_ed25519_is_valid_point(bytes([i]) + good[1:])
-                        and bytes([i]) != good[:1])
-    y_too_big = b"\xee" + b"\xff" * 30 + b"\x7f"  # y = p + 1: the identity, not canonical
-    negated = good[:-1] + bytes([good[-1] ^ 0x80])  # -P: in the group too
+    good = g.point(bytes(range(64)))
+    negated = g.sub(IDENTITY, good)  # -P: in the group too
+    odd = bytes([good[0] ^ 1]) + good[1:]  # a negative field element: no encoding
+    not_on_curve = next(bytes([good[0] ^ i]) + good[1:] for i in range(2, 256, 2)
+                        if not rbcl.crypto_core_ristretto255_is_valid_point(
+                            bytes([good[0] ^ i]) + good[1:]))
+    p_plus_2 = b"\xef" + b"\xff" * 30 + b"\x7f"  # even, but not below the field's prime
+    high_bit = good[:-1] + bytes([good[-1] | 0x80])
     return [good, g.mult(g.scalar(bytes(64 * [7])), good), negated,
-            b"\x01" + bytes(31), order4, order2, mixed, not_on_curve, y_too_big, b"\xff" * 32]
+            IDENTITY, odd, not_on_curve, p_plus_2, high_bit, b"\xff" * 32]
 
 
 def run(page: Page, code: str) -> Any:
@@ -178,7 +178,7 @@ def test_a_failed_libsodium_load_is_reported_and_the_next_call_loads_it(
         page.goto(lc_server.url)
         wait_ready(page)
         load = """() => window.lcOnlineLibraries().then(
-            () => typeof window.sodium.crypto_scalarmult_ed25519_noclamp, (e) => e.message)"""
+            () => typeof window.sodium.crypto_scalarmult_ristretto255, (e) => e.message)"""
         assert page.evaluate(load).startswith(
             "Lost Cities: could not load static/vendor/sodium/libsodium-wrappers.js (TypeError")
         assert page.evaluate("() => typeof window.sodium") == "undefined"
@@ -225,7 +225,7 @@ def test_the_page_group_refuses_what_the_native_one_refuses(page_group: AppPage)
 SUMS = """
 def sums(group):
     scalars = [group.scalar(bytes([i + 1, 7]) * 32) for i in range(TERMS)]
-    points = [group.point(bytes([i, 3]) * 16) for i in range(TERMS)]
+    points = [group.point(bytes([i, 3]) * 32) for i in range(TERMS)]
     p, q, s, t = points[0], points[1], scalars[0], scalars[1]
     odd = [bytes(32), b"\\xff" * 32, (ORDER - 1).to_bytes(32, "little"),
            (ORDER + 1).to_bytes(32, "little"), (1).to_bytes(32, "little")]
@@ -262,8 +262,8 @@ def test_the_page_group_gives_the_native_bytes_for_sums_and_combinations(
     assert in_page == native
     # a combination is the sum of its products, and the long one is as the loop makes it
     assert native["combine"][0] == native["mult_add"][0]
-    assert native["combine"][4] == "01" + "00" * 31
-    assert native["add"][4] == SodiumGroup().point(bytes([0, 3]) * 16).hex()  # (p - q) + q
+    assert native["combine"][4] == IDENTITY.hex()
+    assert native["add"][4] == SodiumGroup().point(bytes([0, 3]) * 32).hex()  # (p - q) + q
     assert page_group.page_errors == []
 
 

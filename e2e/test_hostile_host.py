@@ -2,7 +2,7 @@
 
 The host's page runs no Python (hold_python): a script registers the room's PeerJS id on the
 real loopback broker and hands everything the guest sends to the test process
-(``window.lcPeer``), where a native seat (webui/seats/fair.py's `FairHost` with PyNaCl's group,
+(``window.lcPeer``), where a native seat (webui/seats/fair.py's `FairHost` with rbcl's group,
 the very code the page runs) answers and plays the host's moves; the script sends its answers
 back. So the guest page plays a real fair match, and the test can send it, at any point, what
 an honest host never would (``window.__lcSend``): fair-wire messages that are malformed, out

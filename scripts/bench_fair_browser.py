@@ -6,17 +6,14 @@ run in the page with `lostcities.fair.sodium.SodiumGroup` stood in for by the pa
 
 - libsodium: `webui.online.sodium_group.JsSodiumGroup` over libsodium-wrappers-sumo, loaded by
   `window.lcOnlineLibraries()` as the app loads it for online play;
-- with --noble, for comparison: the same calls on `@noble/curves` (pure JavaScript, its
-  constant-time `multiply`; the item map, once per page, borrows libsodium's: noble has no
-  `crypto_core_ed25519_from_uniform`).
 
-Prints, per setting: per round and seat the time to shuffle and deal (budget 300 ms), the
-audit, the bytes each seat sent; the bytes on the wire per round, the move latency p50/p95 of
-the protocol work (a move and everything it makes the other page and then this one do: budget
-50 ms), the time to resume from a save; the cost of one multiplication, raw in JavaScript
-and through the Python bridge; and a combination of 100 terms (the proofs' long sums), in one
-call through the bridge against 100 multiplications and 99 additions each called from Python.
-Asserts nothing.
+Prints, per setting: per round and seat the time to shuffle and deal (budget 300 ms, 400 with
+the options), the audit, the bytes each seat sent; the bytes on the wire per round, the move
+latency p50/p95 of the protocol work (a move and everything it makes the other page and then
+this one do: budget 50 ms), the time to resume from a save; the cost of one multiplication,
+raw in JavaScript and through the Python bridge; and a combination of 100 terms (the proofs'
+long sums), in one call through the bridge against 100 multiplications and 99 additions each
+called from Python. Asserts nothing.
 
 With --online, the app's own online mode instead: two pages (two browser contexts) on the
 loopback broker, a room created on one and joined from the other, a whole match played by
@@ -28,7 +25,7 @@ messages, and the pages' control messages; against the host-authority wire measu
 was replaced), and the move latency: from the click to the moment both screens show the move
 (a draw from the deck waits for the other page's key), p50/p95 against the 50 ms budget.
 
-    .venv/bin/python scripts/bench_fair_browser.py [--matches 2] [--plain] [--noble]
+    .venv/bin/python scripts/bench_fair_browser.py [--matches 2] [--plain]
     .venv/bin/python scripts/bench_fair_browser.py --online [--plain]
 """
 
@@ -37,14 +34,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, Route, sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
@@ -52,10 +48,6 @@ import bench_fair  # noqa: E402  (scripts/bench_fair.py)
 from site_browser import ROOT, chromium_options, served_site  # noqa: E402
 
 from lostcities import Options  # noqa: E402
-
-NOBLE_PREFIX = "/__bench_noble/"
-NOBLE_DIR = ROOT / "node_modules" / "@noble"
-BARE_NOBLE = re.compile(r"""(["'])@noble/(curves|hashes)/""")
 
 # Runs in the page's interpreter (an added <script type="py"> runs in the app's):
 # window.lcBenchPython(code) runs `code` in one namespace kept between calls and answers JSON
@@ -89,65 +81,16 @@ INSTALL = '''(code) => new Promise((resolve) => {
   document.body.append(script);
 })'''
 
-# window.lcNobleSodium: libsodium's calls (the names JsSodiumGroup uses) on @noble/curves,
-# with libsodium's checks: a point to multiply must be canonical, not of small order, in the
-# subgroup; a point to add only on the curve (decoded as noble's zip215 decodes: y below 2^255).
-NOBLE = '''async (prefix) => {
-  const {ed25519} = await import(prefix + "curves/ed25519.js");
-  const utils = await import(prefix + "curves/utils.js");
-  const Point = ed25519.Point, L = Point.Fn.ORDER, Fn = Point.Fn, sodium = window.sodium;
-  const number = utils.bytesToNumberLE, bytes = (n) => utils.numberToBytesLE(n, 32);
-  const valid = (b) => {
-    let p;
-    try { p = Point.fromBytes(b); } catch (e) { return null; }
-    return p.isSmallOrder() || !p.isTorsionFree() ? null : p;
-  };
-  window.lcNobleSodium = {
-    crypto_core_ed25519_from_uniform: (u) => sodium.crypto_core_ed25519_from_uniform(u),
-    crypto_core_ed25519_scalar_reduce: (w) => bytes(number(w) % L),
-    crypto_core_ed25519_scalar_mul: (x, y) => bytes(number(x) * number(y) % L),
-    crypto_core_ed25519_scalar_invert: (x) => {
-      const n = number(x) % L;
-      if (!n) throw new Error("invalid reciprocate");
-      return bytes(Fn.inv(n));
-    },
-    crypto_scalarmult_ed25519_noclamp: (x, p) => {
-      const point = valid(p), n = (number(x) & ((1n << 255n) - 1n)) % L;
-      if (!point || !n) throw new Error("invalid point or scalar is 0");
-      const q = point.multiply(n);
-      if (q.is0()) throw new Error("invalid point or scalar is 0");
-      return q.toBytes();
-    },
-    crypto_core_ed25519_is_valid_point: (p) => valid(p) !== null,
-    crypto_scalarmult_ed25519_base_noclamp: (x) => {
-      const n = (number(x) & ((1n << 255n) - 1n)) % L;
-      if (!n) throw new Error("scalar is 0");
-      return Point.BASE.multiply(n).toBytes();
-    },
-    crypto_core_ed25519_add: (p, q) => sum(p, q, (a, b) => a.add(b)),
-    crypto_core_ed25519_sub: (p, q) => sum(p, q, (a, b) => a.subtract(b)),
-    crypto_core_ed25519_scalar_add: (x, y) => bytes((number(x) + number(y)) % L),
-    crypto_core_ed25519_scalar_sub: (x, y) => bytes(((number(x) - number(y)) % L + L) % L),
-  };
-  function sum(p, q, op) {
-    let a, b;
-    try { a = Point.fromBytes(p, true); b = Point.fromBytes(q, true); } catch (e) {
-      throw new Error("input is an invalid element");
-    }
-    return op(a, b).toBytes();
-  }
-}'''
-
 # One multiplication, raw in JavaScript, per library (window[name] for each name), in
 # microseconds: 15 batches of each, the libraries taking turns so that both see the same load;
 # the fastest batch (the least disturbed) and the median.
 RAW_MULTS = '''(names) => {
-  const p = window.sodium.crypto_core_ed25519_from_uniform(new Uint8Array(32).fill(3));
-  const s = window.sodium.crypto_core_ed25519_scalar_reduce(new Uint8Array(64).fill(5));
+  const p = window.sodium.crypto_core_ristretto255_from_hash(new Uint8Array(64).fill(3));
+  const s = window.sodium.crypto_core_ristretto255_scalar_reduce(new Uint8Array(64).fill(5));
   const times = Object.fromEntries(names.map((name) => [name, []]));
   for (let b = 0; b < 15; b++) {
     for (const name of names) {
-      const mult = window[name].crypto_scalarmult_ed25519_noclamp, start = performance.now();
+      const mult = window[name].crypto_scalarmult_ristretto255, start = performance.now();
       for (let i = 0; i < 10; i++) mult(s, p);
       times[name].push((performance.now() - start) * 100);
     }
@@ -183,14 +126,14 @@ result = {"mult_us": mult_us, "valid_us": valid_us,
 # In the page, after GROUP_CLASS is set: a combination of COMBINE_TERMS terms, in one call
 # (JsSodiumGroup.combine: one crossing of the bridge) and as the multiplications and additions
 # called one by one from Python; 9 of each, taking turns, in ms: [fastest, median] of each, and
-# the same sum raw in JavaScript (window.lcEd25519Combine called directly, no Python).
+# the same sum raw in JavaScript (window.lcRistrettoCombine called directly, no Python).
 COMBINE = '''
 import time
 import js
 from pyodide.ffi import to_js
 group = GROUP_CLASS()
 scalars = [group.scalar(bytes([i + 1, 7]) * 32) for i in range(COMBINE_TERMS)]
-points = [group.point(bytes([i, 3]) * 16) for i in range(COMBINE_TERMS)]
+points = [group.point(bytes([i, 3]) * 32) for i in range(COMBINE_TERMS)]
 
 def one_call():
     return group.combine(scalars, points)
@@ -204,7 +147,7 @@ def one_by_one():
 raw_args = (group._sodium, to_js(b"".join(scalars)), to_js(b"".join(points)))
 
 def raw():
-    return js.lcEd25519Combine(*raw_args)
+    return js.lcRistrettoCombine(*raw_args)
 
 assert one_call() == one_by_one() == bytes(raw().to_bytes())
 times = {"one_call": [], "one_by_one": [], "raw": []}
@@ -216,19 +159,6 @@ for _ in range(9):
 result = {name: [min(t), sorted(t)[len(t) // 2]] for name, t in times.items()}
 '''
 COMBINE_TERMS = 100
-
-GROUPS = '''
-import js
-from webui.online.sodium_group import JsSodiumGroup
-
-class NobleGroup(JsSodiumGroup):
-    """The six calls on @noble/curves (window.lcNobleSodium)."""
-    name = "ed25519-noble"
-
-    def __init__(self):
-        super().__init__(js.lcNobleSodium)
-'''
-
 
 def _stat(pid: int) -> list[str]:
     """The fields of /proc/PID/stat after the command name (field 3 onwards)."""
@@ -269,17 +199,6 @@ def run(page: Page, code: str) -> Any:
     if "error" in answer:
         raise SystemExit(f"the page's Python failed:\n{answer['error']}")
     return answer["ok"]
-
-
-def serve_noble(route: Route) -> None:
-    """@noble/curves and @noble/hashes from node_modules, their package imports made paths."""
-    path = NOBLE_DIR / route.request.url.split(NOBLE_PREFIX, 1)[1]
-    if not path.resolve().is_relative_to(NOBLE_DIR.resolve()) or not path.is_file():
-        route.fulfill(status=404)
-        return
-    text = BARE_NOBLE.sub(lambda m: f"{m.group(1)}{NOBLE_PREFIX}{m.group(2)}/",
-                          path.read_text(encoding="utf-8"))
-    route.fulfill(status=200, body=text, content_type="text/javascript")
 
 
 def measure(page: Page, group: str, options: Options, matches: int) -> dict[str, Any]:
@@ -445,7 +364,7 @@ def report_online(title: str, options: Options, out: dict[str, Any], share: floa
             print(f"{r:>5} {name:>6} {deal:>16.1f} {audit:>9.1f}")
     sent = {k: sum(b[k] for b in out["bytes"]) for k in ("fair", "control", "ping")}
     per_round = (sent["fair"] + sent["control"]) / options.rounds / 1000
-    budget = bench_fair.BUDGET_DEAL_MS
+    budget = bench_fair.deal_budget(options)
     print(f"shuffle+deal, worst page and round: {worst:.0f} ms ({worst / budget:.2f} of the"
           f" {budget:.0f} ms budget); with a whole CPU (a page's renderer had {share:.0%} of"
           f" one), an estimate: {worst * min(share, 1.0):.0f} ms")
@@ -489,8 +408,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=2, help="matches per setting (2)")
     parser.add_argument("--plain", action="store_true", help="only the plain 3-round match")
-    parser.add_argument("--noble", action="store_true",
-                        help="also @noble/curves, on the plain match only")
     parser.add_argument("--online", action="store_true",
                         help="the app's online mode: two pages on the loopback broker")
     args = parser.parse_args()
@@ -506,20 +423,15 @@ def main() -> None:
         pw = stack.enter_context(sync_playwright())
         browser = pw.chromium.launch(**chromium_options(pw))
         stack.callback(browser.close)
-        page = browser.new_page(service_workers="block")  # so that page.route sees noble
-        page.set_default_timeout(1_800_000)  # a hang guard: a noble match takes minutes
-        page.route(f"**{NOBLE_PREFIX}**", serve_noble)
+        page = browser.new_page(service_workers="block")
+        page.set_default_timeout(600_000)  # a hang guard
         page.goto(site.url)
         page.wait_for_selector("html[data-ready=true]", state="attached")
         page.evaluate(INSTALL, RUNNER)
         page.evaluate("() => window.lcOnlineLibraries()")
-        run(page, GROUPS)
+        run(page, "from webui.online.sodium_group import JsSodiumGroup")
         groups = [("libsodium (libsodium-wrappers-sumo 0.8.4, wasm)", "JsSodiumGroup",
                    "sodium", settings, args.matches)]
-        if args.noble:
-            page.evaluate(NOBLE, NOBLE_PREFIX)
-            groups.append(("@noble/curves 2.4.0 (pure JavaScript)", "NobleGroup",
-                           "lcNobleSodium", settings[:1], args.matches))
         print("load average at the start (1, 5, 15 min): "
               + " ".join(f"{x:.1f}" for x in os.getloadavg()))
         raw = page.evaluate(RAW_MULTS, [js_name for _, _, js_name, _, _ in groups])

@@ -26,19 +26,19 @@
  * are those scripts/precache.py marks "later": the service worker keeps their folders' files
  * the first time they are loaded, not at install.
  *
- * window.lcEd25519Combine(sodium, scalars, points) is fair play's long sum in one call from
+ * window.lcRistrettoCombine(sodium, scalars, points) is fair play's long sum in one call from
  * Python (JsSodiumGroup.combine, py/webui/online/sodium_group.py): sum of s_i * P_i, the
  * 32-byte scalars and points each concatenated in one Uint8Array, looped here over libsodium's
- * own crypto_scalarmult_ed25519_noclamp and crypto_core_ed25519_add (of `sodium`, the
+ * own crypto_scalarmult_ristretto255 and crypto_core_ristretto255_add (of `sodium`, the
  * library's object), so that a sum of 150 terms crosses the Python bridge once, not 300
  * times. It throws what libsodium throws (a point not in the group, a product that is the
  * identity), and an Error on lengths that are not as many 32-byte scalars as points, at
  * least one.
  *
- * window.lcEd25519Each(sodium, name, first[, second]) is one of the library's calls made on
+ * window.lcRistrettoEach(sodium, name, first[, second]) is one of the library's calls made on
  * every value of a batch (JsSodiumGroup's mults, bases, adds, muladds, scalars, are_points):
  * `first` (and `second`) hold the inputs concatenated, the answer the outputs concatenated
- * (one byte a point for crypto_core_ed25519_is_valid_point). It throws what the call throws.
+ * (one byte a point for crypto_core_ristretto255_is_valid_point). It throws what the call throws.
  */
 (function () {
   "use strict";
@@ -169,18 +169,18 @@
     return sodium;
   }
 
-  var ED25519_BYTES = 32;
+  var VALUE_BYTES = 32;
 
-  function ed25519Combine(sodium, scalars, points) {
-    var terms = scalars.length / ED25519_BYTES;
+  function ristrettoCombine(sodium, scalars, points) {
+    var terms = scalars.length / VALUE_BYTES;
     if (!(terms >= 1) || terms !== Math.floor(terms) || points.length !== scalars.length) {
       throw new Error("a combination needs as many 32-byte scalars as points, at least one");
     }
-    var mult = sodium.crypto_scalarmult_ed25519_noclamp, add = sodium.crypto_core_ed25519_add;
+    var mult = sodium.crypto_scalarmult_ristretto255, add = sodium.crypto_core_ristretto255_add;
     var total = null;
-    for (var i = 0; i < scalars.length; i += ED25519_BYTES) {
-      var term = mult(scalars.subarray(i, i + ED25519_BYTES),
-                      points.subarray(i, i + ED25519_BYTES));
+    for (var i = 0; i < scalars.length; i += VALUE_BYTES) {
+      var term = mult(scalars.subarray(i, i + VALUE_BYTES),
+                      points.subarray(i, i + VALUE_BYTES));
       total = total === null ? term : add(total, term);
     }
     return total;
@@ -188,16 +188,16 @@
 
   // Elementwise calls: the libsodium function, then the width of each input (bytes a value).
   var EACH = {
-    crypto_scalarmult_ed25519_noclamp: [32, 32],
-    crypto_scalarmult_ed25519_base_noclamp: [32],
-    crypto_core_ed25519_add: [32, 32],
-    crypto_core_ed25519_scalar_mul: [32, 32],
-    crypto_core_ed25519_scalar_add: [32, 32],
-    crypto_core_ed25519_scalar_reduce: [64],
-    crypto_core_ed25519_is_valid_point: [32]
+    crypto_scalarmult_ristretto255: [32, 32],
+    crypto_scalarmult_ristretto255_base: [32],
+    crypto_core_ristretto255_add: [32, 32],
+    crypto_core_ristretto255_scalar_mul: [32, 32],
+    crypto_core_ristretto255_scalar_add: [32, 32],
+    crypto_core_ristretto255_scalar_reduce: [64],
+    crypto_core_ristretto255_is_valid_point: [32]
   };
 
-  function ed25519Each(sodium, name, first, second) {
+  function ristrettoEach(sodium, name, first, second) {
     var widths = EACH[name];
     if (!widths) throw new Error("not an elementwise call: " + name);
     var count = first.length / widths[0];
@@ -206,14 +206,14 @@
         || (widths.length === 2 && second.length !== count * widths[1])) {
       throw new Error("an elementwise call needs whole values, as many of each input");
     }
-    var fn = sodium[name], valid = name === "crypto_core_ed25519_is_valid_point";
-    var out = new Uint8Array(count * (valid ? 1 : ED25519_BYTES));
+    var fn = sodium[name], valid = name === "crypto_core_ristretto255_is_valid_point";
+    var out = new Uint8Array(count * (valid ? 1 : VALUE_BYTES));
     for (var i = 0; i < count; i++) {
       var a = first.subarray(i * widths[0], (i + 1) * widths[0]);
       var result = widths.length === 2
         ? fn(a, second.subarray(i * widths[1], (i + 1) * widths[1])) : fn(a);
       if (valid) out[i] = result ? 1 : 0;
-      else out.set(result, i * ED25519_BYTES);
+      else out.set(result, i * VALUE_BYTES);
     }
     return out;
   }
@@ -227,8 +227,8 @@
   window.LC_CONFIG = loadConfig();
   window.LC_CONFIG.catch(function (error) { console.error(error.message); });
   window.lcOnlineLibraries = onlineLibraries;
-  window.lcEd25519Combine = ed25519Combine;
-  window.lcEd25519Each = ed25519Each;
+  window.lcRistrettoCombine = ristrettoCombine;
+  window.lcRistrettoEach = ristrettoEach;
   document.addEventListener("change", function (event) {
     var input = event.target;
     if (input.matches && input.matches('[data-option="mode"][value="online"]') && input.checked) {

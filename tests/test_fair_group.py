@@ -1,5 +1,5 @@
-"""The fair-play group (PyNaCl), the secrets derived from a match secret, and the masking
-steps: the algebra the protocol stands on."""
+"""The fair-play group (ristretto255, rbcl), the secrets derived from a match secret, and the
+masking steps: the algebra the protocol stands on."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import hashlib
 import json
 
 import pytest
-from nacl import bindings
+import rbcl
 
 from lostcities.fair.codec import decode, encode
 from lostcities.fair.derive import (
@@ -21,7 +21,7 @@ from lostcities.fair.sodium import SodiumGroup
 from lostcities.fair.vectors import vectors
 
 G = SodiumGroup()
-VECTORS_SHA256 = "e12ee8fb0aed812b5aeaa4a450ad6f068befc00ad8bc08c9f8b9258bacd9e016"
+VECTORS_SHA256 = "e88b7f24be4f6c046020b0bcab213030a994634762f20337d150055c6b0aeedb"
 
 
 def scalar(label: str) -> bytes:
@@ -29,7 +29,7 @@ def scalar(label: str) -> bytes:
 
 
 def test_masks_commute_and_inverses_unmask() -> None:
-    p = G.point(bytes(range(32)))
+    p = G.point(bytes(range(64)))
     a, b = scalar("a"), scalar("b")
     assert G.mult(a, G.mult(b, p)) == G.mult(b, G.mult(a, p)) != p
     assert G.mult(G.invert(a), G.mult(a, p)) == p
@@ -43,19 +43,26 @@ def test_scalar_arithmetic_is_modulo_the_group_order() -> None:
     assert int.from_bytes(G.invert(a), "little") == pow(ia, -1, ORDER)
     wide = hashlib.sha512(b"w").digest()
     assert int.from_bytes(G.scalar(wide), "little") == int.from_bytes(wide, "little") % ORDER
-    minus_one = bindings.crypto_core_ed25519_scalar_negate((1).to_bytes(32, "little"))
+    minus_one = rbcl.crypto_core_ristretto255_scalar_negate((1).to_bytes(32, "little"))
     assert int.from_bytes(minus_one, "little") == ORDER - 1
 
 
 def test_invalid_points_and_scalars_are_refused() -> None:
-    good = G.point(bytes(range(32)))
+    good = G.point(bytes(range(64)))
     assert G.is_point(good)
-    identity = G.point(bytes(32))  # the map sends all-zero input to the identity
-    assert identity == b"\x01" + bytes(31)
-    for bad in (identity, bytes(32), b"\xff" * 32, good[:31], b""):
+    identity = G.point(bytes(64))  # the map sends all-zero input to the identity
+    assert identity == bytes(32)
+    negative = G.sub(identity, good)  # decodes; its encoding with the sign flipped does not
+    assert G.is_point(negative)
+    odd = bytes([negative[0] ^ 1]) + negative[1:]
+    high_bit = good[:31] + bytes([good[31] | 0x80])  # the browser's libsodium refuses it
+    for bad in (identity, b"\x01" + bytes(31), b"\xff" * 32, odd, high_bit, good[:31], b""):
         assert not G.is_point(bad)
-    with pytest.raises(ValueError):
-        G.mult(scalar("a"), b"\xff" * 32)
+    for call in (lambda: G.mult(scalar("a"), b"\xff" * 32), lambda: G.mult(scalar("a"), odd),
+                 lambda: G.mult(scalar("a"), high_bit), lambda: G.add(good, odd),
+                 lambda: G.sub(odd, good), lambda: G.add(high_bit, good)):
+        with pytest.raises(ValueError):
+            call()
     with pytest.raises(ValueError):
         G.mult(bytes(32), good)  # the identity is never a valid product
     with pytest.raises(ValueError):
@@ -128,7 +135,7 @@ def test_base64_is_strict() -> None:
 def test_the_known_answer_vectors_are_stable() -> None:
     """The browser's libsodium adapter must reproduce these exact bytes (same function)."""
     found = vectors(G)
-    assert found["valid"] == [True, False, False, False, False]
+    assert found["valid"] == [True, False, False, False, False, False]
     table = item_table(G, "jobs", False)
     assert sorted(found["deck"]["opened"]) == list(range(len(table.items)))
     digest = hashlib.sha256(json.dumps(found, sort_keys=True).encode()).hexdigest()

@@ -45,7 +45,7 @@ def test_a_plain_one_round_match_deals_plays_and_audits() -> None:
 def test_every_option_over_two_rounds() -> None:
     options = Options(rounds=2, sixth_colour=True, jobs=True, skills=True, objectives=True,
                       mixups=True)
-    wire = Wire(options, first_player=None, seed=7)
+    wire = Wire(options, first_player=None, seed=3)  # a seed whose match has every move kind
     Oracle(wire)
     wire.play()
     finish(wire)

@@ -24,7 +24,7 @@ from .names import clean_name, is_hidden
 PROTOCOL_VERSION: Final = 1
 """The ``"v"`` of every message. A peer speaking another version is told to reload."""
 
-APP_VERSION: Final = "0.1.0"
+APP_VERSION: Final = "0.2.0"
 """The app's version (as in pyproject.toml). A ``hello`` announcing another is refused with
 ``version-mismatch``: both sides must run the same release."""
 

@@ -20,7 +20,7 @@ from itertools import count
 
 from .group import Group, is_scalar
 
-DOMAIN = b"lostcities-fair/2/"
+DOMAIN = b"lostcities-fair/3/"
 SEED_BYTES = 32
 COMMIT_BYTES = 16
 """Commitments are SHA-256 cut to 16 bytes: binding needs second preimages (2^128 work)."""

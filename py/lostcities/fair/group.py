@@ -1,8 +1,10 @@
 """The prime-order group cards are masked in, behind the smallest interface the protocol needs.
 
-The group is the prime-order subgroup of Ed25519 as libsodium exposes it. Natively it comes from
-PyNaCl (``lostcities.fair.sodium``); in the browser a ``libsodium-wrappers-sumo`` adapter gives
-the same bytes for the same inputs (``lostcities.fair.vectors`` is the shared check). Points and
+The group is ristretto255 (RFC 9496) as libsodium exposes it: Ed25519's prime-order group with an
+encoding in which every valid string is a point of that group, so that decoding is the whole
+check (no cofactor, no multiplication by the order). Natively it comes from rbcl
+(``lostcities.fair.sodium``); in the browser a ``libsodium-wrappers-sumo`` adapter gives the same
+bytes for the same inputs (``lostcities.fair.vectors`` is the shared check). Points and
 scalars are plain ``bytes`` (32 each, little-endian scalars below ``ORDER``); everything above
 this interface is pure Python.
 """
@@ -13,12 +15,14 @@ from collections.abc import Sequence
 from typing import Protocol
 
 ORDER = 2**252 + 27742317777372353535851937790883648493
-"""The order of the subgroup (the Ed25519 ``L``)."""
+"""The order of the group (the Ed25519 ``L``)."""
 
 POINT_BYTES = 32
 SCALAR_BYTES = 32
-UNIFORM_BYTES = 32
+UNIFORM_BYTES = 64
 """Input of ``Group.point``: uniform bytes mapped to a point."""
+IDENTITY = bytes(POINT_BYTES)
+"""The encoding of the identity, the one point ``is_point`` refuses that decodes."""
 WIDE_BYTES = 64
 """Input of ``Group.scalar``: uniform bytes reduced to a scalar."""
 
@@ -29,52 +33,52 @@ class Group(Protocol):
     name: str
 
     def point(self, uniform: bytes) -> bytes:
-        """A point of the subgroup from 32 uniform bytes (``crypto_core_ed25519_from_uniform``):
+        """A point from 64 uniform bytes (``crypto_core_ristretto255_from_hash``):
         how an item (a card, a job...) becomes a group element."""
         ...
 
     def scalar(self, wide: bytes) -> bytes:
-        """64 uniform bytes reduced modulo ``ORDER`` (``crypto_core_ed25519_scalar_reduce``):
+        """64 uniform bytes reduced modulo ``ORDER`` (``crypto_core_ristretto255_scalar_reduce``):
         a random scalar from caller-supplied randomness."""
         ...
 
     def mul(self, x: bytes, y: bytes) -> bytes:
-        """``x * y`` modulo ``ORDER`` (``crypto_core_ed25519_scalar_mul``)."""
+        """``x * y`` modulo ``ORDER`` (``crypto_core_ristretto255_scalar_mul``)."""
         ...
 
     def invert(self, s: bytes) -> bytes:
-        """``1 / s`` modulo ``ORDER`` (``crypto_core_ed25519_scalar_invert``)."""
+        """``1 / s`` modulo ``ORDER`` (``crypto_core_ristretto255_scalar_invert``)."""
         ...
 
     def mult(self, s: bytes, p: bytes) -> bytes:
-        """``s * P`` (``crypto_scalarmult_ed25519_noclamp``); ``ValueError`` if ``P`` is not a
-        valid subgroup point or the product is the identity."""
+        """``s * P`` (``crypto_scalarmult_ristretto255``); ``ValueError`` if ``P`` does not
+        decode or the product is the identity."""
         ...
 
     def is_point(self, p: bytes) -> bool:
-        """Whether ``p`` encodes a point of the subgroup, canonically and not of small order
-        (``crypto_core_ed25519_is_valid_point``)."""
+        """Whether ``p`` encodes a point of the group other than the identity
+        (``crypto_core_ristretto255_is_valid_point``, which takes the identity)."""
         ...
 
     def base(self, s: bytes) -> bytes:
         """``s * G``, ``G`` the standard base point
-        (``crypto_scalarmult_ed25519_base_noclamp``); ``ValueError`` if ``s`` is zero."""
+        (``crypto_scalarmult_ristretto255_base``); ``ValueError`` if ``s`` is zero."""
         ...
 
     def add(self, p: bytes, q: bytes) -> bytes:
-        """``P + Q`` (``crypto_core_ed25519_add``); ``ValueError`` on an invalid point."""
+        """``P + Q`` (``crypto_core_ristretto255_add``); ``ValueError`` on an invalid point."""
         ...
 
     def sub(self, p: bytes, q: bytes) -> bytes:
-        """``P - Q`` (``crypto_core_ed25519_sub``); ``ValueError`` on an invalid point."""
+        """``P - Q`` (``crypto_core_ristretto255_sub``); ``ValueError`` on an invalid point."""
         ...
 
     def scalar_add(self, x: bytes, y: bytes) -> bytes:
-        """``x + y`` modulo ``ORDER`` (``crypto_core_ed25519_scalar_add``)."""
+        """``x + y`` modulo ``ORDER`` (``crypto_core_ristretto255_scalar_add``)."""
         ...
 
     def scalar_sub(self, x: bytes, y: bytes) -> bytes:
-        """``x - y`` modulo ``ORDER`` (``crypto_core_ed25519_scalar_sub``)."""
+        """``x - y`` modulo ``ORDER`` (``crypto_core_ristretto255_scalar_sub``)."""
         ...
 
     def mults(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> list[bytes]:

@@ -57,7 +57,7 @@ def item_table(group: Group, name: str, sixth_colour: bool) -> ItemTable:
     if table is None:
         items = deck_items(name, sixth_colour)
         points = tuple(
-            group.point(hashlib.sha512(DOMAIN + f"item/{name}/{item}".encode()).digest()[:32])
+            group.point(hashlib.sha512(DOMAIN + f"item/{name}/{item}".encode()).digest())
             for item in items)
         index = {p: i for i, p in enumerate(points)}
         if len(index) != len(points) or not all(group.is_point(p) for p in points):

@@ -25,7 +25,7 @@ from .table import Setup, Table
 from .wire import MAX_MESSAGE_CHARS, VERSION, Message, Shuffle, dumps, parse
 
 SAVE_FORMAT = "lostcities-fair"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
 _SAVE_KEYS = {"format", "version", "seat", "options", "names", "first_player", "secret",
               "started", "transcript", "stopped"}
 _EVIDENCE_CHARS = MAX_MESSAGE_CHARS

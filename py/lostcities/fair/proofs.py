@@ -75,7 +75,7 @@ def generators(group: Group, n: int) -> tuple[bytes, ...]:
     found = _GENERATORS.get(key)
     if found is None:
         found = _GENERATORS[key] = tuple(
-            group.point(hashlib.sha512(DOMAIN + b"generator/%d" % i).digest()[:32])
+            group.point(hashlib.sha512(DOMAIN + b"generator/%d" % i).digest())
             for i in range(n + 1))
     return found
 

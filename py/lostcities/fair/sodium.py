@@ -1,4 +1,5 @@
-"""The native group: libsodium's Ed25519 subgroup through PyNaCl.
+"""The native group: libsodium's ristretto255 through rbcl (libsodium bundled, with bindings for
+its ristretto255 calls).
 
 Imported only natively (tests, benchmarks, the command line); the browser passes its own
 ``Group`` built on ``libsodium-wrappers-sumo``.
@@ -6,12 +7,11 @@ Imported only natively (tests, benchmarks, the command line); the browser passes
 
 from __future__ import annotations
 
-from nacl import bindings
-from nacl.exceptions import CryptoError
-
 from collections.abc import Callable, Sequence
 
-from .group import POINT_BYTES, SCALAR_BYTES, UNIFORM_BYTES, WIDE_BYTES, is_scalar
+import rbcl
+
+from .group import IDENTITY, POINT_BYTES, SCALAR_BYTES, UNIFORM_BYTES, WIDE_BYTES, is_scalar
 
 
 def _need(data: bytes, size: int, what: str) -> None:
@@ -19,14 +19,20 @@ def _need(data: bytes, size: int, what: str) -> None:
         raise ValueError(f"{what} must be {size} bytes")
 
 
+def _decodes(p: bytes) -> bool:
+    """Whether the 32 bytes ``p`` encode a point, as the browser's libsodium decodes: the
+    library rbcl bundles ignores the top bit, which a canonical encoding leaves clear."""
+    return p[31] < 0x80 and bool(rbcl.crypto_core_ristretto255_is_valid_point(p))
+
+
 def _on_points(call: Callable[[bytes, bytes], bytes], p: bytes, q: bytes) -> bytes:
-    """A libsodium call on two points, sizes checked, its refusal a ``ValueError``."""
+    """A libsodium call on two points, sizes checked, an encoding that does not decode a
+    ``ValueError`` (rbcl does not pass on the call's refusal, so it is asked first)."""
     _need(p, POINT_BYTES, "a point")
     _need(q, POINT_BYTES, "a point")
-    try:
-        return bytes(call(p, q))
-    except CryptoError:
-        raise ValueError("not a valid point") from None
+    if not (_decodes(p) and _decodes(q)):
+        raise ValueError("not a valid point")
+    return bytes(call(p, q))
 
 
 def _on_scalars(call: Callable[[bytes, bytes], bytes], x: bytes, y: bytes) -> bytes:
@@ -42,69 +48,69 @@ def _same_length(first: Sequence[bytes], second: Sequence[bytes]) -> None:
 
 
 class SodiumGroup:
-    """``Group`` on PyNaCl's bindings of libsodium."""
+    """``Group`` on rbcl's bindings of libsodium."""
 
-    name = "ed25519-libsodium"
+    name = "ristretto255-libsodium"
 
     def point(self, uniform: bytes) -> bytes:
         """See ``Group.point``."""
         _need(uniform, UNIFORM_BYTES, "uniform input")
-        return bytes(bindings.crypto_core_ed25519_from_uniform(uniform))
+        return bytes(rbcl.crypto_core_ristretto255_from_hash(uniform))
 
     def scalar(self, wide: bytes) -> bytes:
         """See ``Group.scalar``."""
         _need(wide, WIDE_BYTES, "wide input")
-        return bytes(bindings.crypto_core_ed25519_scalar_reduce(wide))
+        return bytes(rbcl.crypto_core_ristretto255_scalar_reduce(wide))
 
     def mul(self, x: bytes, y: bytes) -> bytes:
         """See ``Group.mul``."""
-        _need(x, SCALAR_BYTES, "a scalar")
-        _need(y, SCALAR_BYTES, "a scalar")
-        return bytes(bindings.crypto_core_ed25519_scalar_mul(x, y))
+        return _on_scalars(rbcl.crypto_core_ristretto255_scalar_mul, x, y)
 
     def invert(self, s: bytes) -> bytes:
         """See ``Group.invert``."""
         if not is_scalar(s):
             raise ValueError("only a non-zero canonical scalar has an inverse")
-        return bytes(bindings.crypto_core_ed25519_scalar_invert(s))
+        return bytes(rbcl.crypto_core_ristretto255_scalar_invert(s))
 
     def mult(self, s: bytes, p: bytes) -> bytes:
         """See ``Group.mult``."""
         _need(s, SCALAR_BYTES, "a scalar")
         _need(p, POINT_BYTES, "a point")
+        if p[31] >= 0x80:
+            raise ValueError("not a valid point")
         try:
-            return bytes(bindings.crypto_scalarmult_ed25519_noclamp(s, p))
-        except CryptoError:
+            return bytes(rbcl.crypto_scalarmult_ristretto255(s, p))
+        except RuntimeError:
             raise ValueError("not a valid point, or the product is the identity") from None
 
     def is_point(self, p: bytes) -> bool:
         """See ``Group.is_point``."""
-        return (isinstance(p, bytes) and len(p) == POINT_BYTES
-                and bool(bindings.crypto_core_ed25519_is_valid_point(p)))
+        return (isinstance(p, bytes) and len(p) == POINT_BYTES and p != IDENTITY
+                and _decodes(p))
 
     def base(self, s: bytes) -> bytes:
         """See ``Group.base``."""
         _need(s, SCALAR_BYTES, "a scalar")
         try:
-            return bytes(bindings.crypto_scalarmult_ed25519_base_noclamp(s))
-        except CryptoError:
+            return bytes(rbcl.crypto_scalarmult_ristretto255_base(s))
+        except RuntimeError:
             raise ValueError("the product is the identity") from None
 
     def add(self, p: bytes, q: bytes) -> bytes:
         """See ``Group.add``."""
-        return _on_points(bindings.crypto_core_ed25519_add, p, q)
+        return _on_points(rbcl.crypto_core_ristretto255_add, p, q)
 
     def sub(self, p: bytes, q: bytes) -> bytes:
         """See ``Group.sub``."""
-        return _on_points(bindings.crypto_core_ed25519_sub, p, q)
+        return _on_points(rbcl.crypto_core_ristretto255_sub, p, q)
 
     def scalar_add(self, x: bytes, y: bytes) -> bytes:
         """See ``Group.scalar_add``."""
-        return _on_scalars(bindings.crypto_core_ed25519_scalar_add, x, y)
+        return _on_scalars(rbcl.crypto_core_ristretto255_scalar_add, x, y)
 
     def scalar_sub(self, x: bytes, y: bytes) -> bytes:
         """See ``Group.scalar_sub``."""
-        return _on_scalars(bindings.crypto_core_ed25519_scalar_sub, x, y)
+        return _on_scalars(rbcl.crypto_core_ristretto255_scalar_sub, x, y)
 
     def combine(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> bytes:
         """See ``Group.combine``."""

@@ -1,4 +1,4 @@
-"""Known-answer vectors for a ``Group``: two implementations (PyNaCl natively, libsodium in the
+"""Known-answer vectors for a ``Group``: two implementations (rbcl natively, libsodium.js in the
 browser) must give exactly the same bytes, or the two peers could not play each other."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def _bytes(label: str, size: int) -> bytes:
 def vectors(group: Group) -> dict[str, Any]:
     """Every operation of ``group`` on fixed inputs, and a small deck shuffled and opened
     through the protocol's own steps, proofs and shares; all bytes as hex."""
-    point = group.point(_bytes("uniform", 32))
+    point = group.point(_bytes("uniform", 64))
     a, b = group.scalar(_bytes("a", 64)), group.scalar(_bytes("b", 64))
     out: dict[str, Any] = {
         "point": point.hex(), "a": a.hex(), "b": b.hex(),
@@ -27,7 +27,8 @@ def vectors(group: Group) -> dict[str, Any]:
         "mult": group.mult(a, point).hex(),
         "mult_ba": group.mult(b, group.mult(a, point)).hex(),
         "valid": [group.is_point(p) for p in (point, bytes(32), b"\x01" + bytes(31),
-                                              b"\xff" * 32, _bytes("junk", 32))],
+                                              b"\xff" * 32, _bytes("junk", 32),
+                                              bytes([point[0] ^ 1]) + point[1:])],
         "items": {name: [p.hex() for p in item_table(group, name, True).points[:3]]
                   for name in ("coin", "jobs", "cards", "objectives", "mixups")},
     }

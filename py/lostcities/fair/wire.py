@@ -34,7 +34,7 @@ from .group import POINT_BYTES, SCALAR_BYTES, Group, is_canonical, is_scalar
 from .items import DECK_NAMES, MAX_DECK
 from .proofs import SHARE_BYTES, ShuffleProof, shuffle_proof_bytes
 
-VERSION = 2
+VERSION = 3
 MAX_MESSAGE_CHARS = 65_536
 MAX_BATCH = 5
 _FIELDS = frozenset({"fair", "seq", "shuffle", "move", "pos", "commit", "pick", "shares",

@@ -4,8 +4,8 @@ Two pages send each other two kinds of text on their data channel: the fair matc
 (``{"fair": 1, "seq": ...}``, `lostcities.fair.wire`: the FairPeer checks them) and these
 control messages, each a JSON object with an ``"lc"`` kind::
 
-    {"lc": "hello", "app": "0.1.0", "name": "Ben", "match": 1, "last": 7}    guest -> host
-    {"lc": "welcome", "app": "0.1.0", "match": 1, "last": 9,                  host -> guest
+    {"lc": "hello", "app": "0.2.0", "name": "Ben", "match": 1, "last": 7}    guest -> host
+    {"lc": "welcome", "app": "0.2.0", "match": 1, "last": 9,                  host -> guest
      "setup": {"options": {...}, "names": ["Ana", "Ben"], "first": 0}}
     {"lc": "ping"}                                                             both ways
     {"lc": "refused", "code": "forbidden", "message": "..."}                   host -> guest

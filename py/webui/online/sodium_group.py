@@ -1,12 +1,12 @@
-"""Fair play's group in the page: libsodium's Ed25519 subgroup through ``window.sodium``.
+"""Fair play's group in the page: libsodium's ristretto255 through ``window.sodium``.
 
 ``window.sodium`` is ``libsodium-wrappers-sumo``, loaded with the online libraries
 (``window.lcOnlineLibraries()``, static/config.js). Each call mirrors
-``lostcities.fair.sodium.SodiumGroup`` (PyNaCl natively) exactly: the same libsodium function,
-the same checks of its inputs, ``ValueError`` where PyNaCl's side raises it, so that both give
+``lostcities.fair.sodium.SodiumGroup`` (rbcl natively) exactly: the same libsodium function,
+the same checks of its inputs, ``ValueError`` where the native side raises it, so that both give
 the same bytes for the same inputs (``lostcities.fair.vectors``; e2e/test_fair_group.py).
 Bytes cross the bridge as ``Uint8Array`` copies. ``combine``, the proofs' long sums, crosses it
-once for the whole sum: ``window.lcEd25519Combine`` (static/config.js) loops over libsodium's
+once for the whole sum: ``window.lcRistrettoCombine`` (static/config.js) loops over libsodium's
 multiplication and addition in JavaScript.
 """
 
@@ -18,7 +18,8 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found]
 
-from lostcities.fair.group import POINT_BYTES, SCALAR_BYTES, UNIFORM_BYTES, WIDE_BYTES, is_scalar
+from lostcities.fair.group import (
+    IDENTITY, POINT_BYTES, SCALAR_BYTES, UNIFORM_BYTES, WIDE_BYTES, is_scalar)
 
 
 def _need(data: bytes, size: int, what: str) -> None:
@@ -57,38 +58,38 @@ def _array(data: bytes) -> Any:
 class JsSodiumGroup:
     """``Group`` on libsodium's JavaScript build (``window.sodium``, once it is ready)."""
 
-    name = "ed25519-libsodium.js"
+    name = "ristretto255-libsodium.js"
 
     def __init__(self, sodium: Any = None) -> None:
         """Use ``sodium`` (default: ``window.sodium``); ``RuntimeError`` if it is not loaded."""
         found = getattr(js, "sodium", None) if sodium is None else sodium
-        if found is None or not hasattr(found, "crypto_scalarmult_ed25519_noclamp"):
+        if found is None or not hasattr(found, "crypto_scalarmult_ristretto255"):
             raise RuntimeError("libsodium is not loaded: await window.lcOnlineLibraries() first")
-        combine = getattr(js, "lcEd25519Combine", None)
+        combine = getattr(js, "lcRistrettoCombine", None)
         if combine is None:
-            raise RuntimeError("window.lcEd25519Combine is missing: static/config.js defines it")
-        each = getattr(js, "lcEd25519Each", None)
+            raise RuntimeError("window.lcRistrettoCombine is missing: static/config.js defines it")
+        each = getattr(js, "lcRistrettoEach", None)
         if each is None:
-            raise RuntimeError("window.lcEd25519Each is missing: static/config.js defines it")
+            raise RuntimeError("window.lcRistrettoEach is missing: static/config.js defines it")
         self._sodium = found
         self._combine = combine
         self._each = each
-        self._from_uniform = found.crypto_core_ed25519_from_uniform
-        self._reduce = found.crypto_core_ed25519_scalar_reduce
-        self._scalar_mul = found.crypto_core_ed25519_scalar_mul
-        self._invert = found.crypto_core_ed25519_scalar_invert
-        self._mult = found.crypto_scalarmult_ed25519_noclamp
-        self._is_valid = found.crypto_core_ed25519_is_valid_point
-        self._base = found.crypto_scalarmult_ed25519_base_noclamp
-        self._add = found.crypto_core_ed25519_add
-        self._sub = found.crypto_core_ed25519_sub
-        self._scalar_add = found.crypto_core_ed25519_scalar_add
-        self._scalar_sub = found.crypto_core_ed25519_scalar_sub
+        self._from_hash = found.crypto_core_ristretto255_from_hash
+        self._reduce = found.crypto_core_ristretto255_scalar_reduce
+        self._scalar_mul = found.crypto_core_ristretto255_scalar_mul
+        self._invert = found.crypto_core_ristretto255_scalar_invert
+        self._mult = found.crypto_scalarmult_ristretto255
+        self._is_valid = found.crypto_core_ristretto255_is_valid_point
+        self._base = found.crypto_scalarmult_ristretto255_base
+        self._add = found.crypto_core_ristretto255_add
+        self._sub = found.crypto_core_ristretto255_sub
+        self._scalar_add = found.crypto_core_ristretto255_scalar_add
+        self._scalar_sub = found.crypto_core_ristretto255_scalar_sub
 
     def point(self, uniform: bytes) -> bytes:
         """See ``Group.point``."""
         _need(uniform, UNIFORM_BYTES, "uniform input")
-        return bytes(self._from_uniform(_array(uniform)).to_bytes())
+        return bytes(self._from_hash(_array(uniform)).to_bytes())
 
     def scalar(self, wide: bytes) -> bytes:
         """See ``Group.scalar``."""
@@ -118,7 +119,7 @@ class JsSodiumGroup:
 
     def is_point(self, p: bytes) -> bool:
         """See ``Group.is_point``."""
-        return (isinstance(p, bytes) and len(p) == POINT_BYTES
+        return (isinstance(p, bytes) and len(p) == POINT_BYTES and p != IDENTITY
                 and bool(self._is_valid(_array(p))))
 
     def base(self, s: bytes) -> bytes:
@@ -147,7 +148,7 @@ class JsSodiumGroup:
 
     def combine(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> bytes:
         """See ``Group.combine``: every input checked here as ``mult`` checks it, then the
-        whole sum in one call to ``window.lcEd25519Combine`` (static/config.js)."""
+        whole sum in one call to ``window.lcRistrettoCombine`` (static/config.js)."""
         if not scalars or len(scalars) != len(points):
             raise ValueError("a combination needs as many scalars as points, at least one")
         if not _all_sized(scalars, SCALAR_BYTES):
@@ -163,7 +164,7 @@ class JsSodiumGroup:
 
     def _batch(self, name: str, size: int, first: Sequence[bytes],
                second: Sequence[bytes] | None = None, width: int = POINT_BYTES) -> list[bytes]:
-        """``name`` on every value (``window.lcEd25519Each``, one crossing of the bridge)."""
+        """``name`` on every value (``window.lcRistrettoEach``, one crossing of the bridge)."""
         if not first:
             return []
         if not _all_sized(first, size) or (second is not None and (
@@ -180,31 +181,31 @@ class JsSodiumGroup:
 
     def mults(self, scalars: Sequence[bytes], points: Sequence[bytes]) -> list[bytes]:
         """See ``Group.mults``."""
-        return self._batch("crypto_scalarmult_ed25519_noclamp", SCALAR_BYTES, scalars, points)
+        return self._batch("crypto_scalarmult_ristretto255", SCALAR_BYTES, scalars, points)
 
     def bases(self, scalars: Sequence[bytes]) -> list[bytes]:
         """See ``Group.bases``."""
-        return self._batch("crypto_scalarmult_ed25519_base_noclamp", SCALAR_BYTES, scalars)
+        return self._batch("crypto_scalarmult_ristretto255_base", SCALAR_BYTES, scalars)
 
     def adds(self, ps: Sequence[bytes], qs: Sequence[bytes]) -> list[bytes]:
         """See ``Group.adds``."""
-        return self._batch("crypto_core_ed25519_add", POINT_BYTES, ps, qs)
+        return self._batch("crypto_core_ristretto255_add", POINT_BYTES, ps, qs)
 
     def muladds(self, xs: Sequence[bytes], ys: Sequence[bytes],
                 zs: Sequence[bytes]) -> list[bytes]:
         """See ``Group.muladds``."""
         if len(zs) != len(xs):
             raise ValueError("a batch call needs values of the right sizes, as many of each")
-        products = self._batch("crypto_core_ed25519_scalar_mul", SCALAR_BYTES, xs, ys)
-        return self._batch("crypto_core_ed25519_scalar_add", SCALAR_BYTES, products, zs)
+        products = self._batch("crypto_core_ristretto255_scalar_mul", SCALAR_BYTES, xs, ys)
+        return self._batch("crypto_core_ristretto255_scalar_add", SCALAR_BYTES, products, zs)
 
     def scalars(self, wides: Sequence[bytes]) -> list[bytes]:
         """See ``Group.scalars``."""
-        return self._batch("crypto_core_ed25519_scalar_reduce", WIDE_BYTES, wides)
+        return self._batch("crypto_core_ristretto255_scalar_reduce", WIDE_BYTES, wides)
 
     def are_points(self, points: Sequence[bytes]) -> list[bool]:
         """See ``Group.are_points``: a value of another size is no point (as ``is_point``)."""
         if not _all_sized(points, POINT_BYTES):
             return [self.is_point(p) for p in points]
-        out = self._batch("crypto_core_ed25519_is_valid_point", POINT_BYTES, points, width=1)
-        return [value == b"\x01" for value in out]
+        out = self._batch("crypto_core_ristretto255_is_valid_point", POINT_BYTES, points, width=1)
+        return [value == b"\x01" and p != IDENTITY for value, p in zip(out, points)]
