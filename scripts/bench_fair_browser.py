@@ -333,11 +333,12 @@ def play_online(browser: Any, url: str, options: Options) -> dict[str, Any]:
     guest.click('[data-action="join-room"]')
     chooser = Chooser((host, guest))
     chooser.mark = wait_synced(host, guest)
-    latencies, missed = [], 0
+    latencies, missed, kinds = [], 0, []
     while True:
         found = chooser.actor()
         if found is None:
             break
+        before = chooser.moves.copy()
         chooser.step()
         actor = found[0]
         clicked = float(actor.evaluate("() => window.__lcClickAt"))
@@ -346,9 +347,11 @@ def play_online(browser: Any, url: str, options: Options) -> dict[str, Any]:
             missed += 1  # a position its screen showed before (an undo back to it)
         else:
             latencies.append(max(shown) - clicked)
+            kinds.append(next(iter(chooser.moves - before), "?"))
     return {"timers": [run(page, STATS) for page in pages],
             "bytes": [page.evaluate("() => window.__lcBytes") for page in pages],
-            "latencies": latencies, "moves": sum(chooser.moves.values()), "missed": missed}
+            "latencies": latencies, "kinds": kinds, "moves": sum(chooser.moves.values()),
+            "missed": missed}
 
 
 def report_online(title: str, options: Options, out: dict[str, Any], share: float) -> None:
@@ -382,6 +385,12 @@ def report_online(title: str, options: Options, out: dict[str, Any], share: floa
           f" over {len(lat)} moves ({p95 / bench_fair.BUDGET_MOVE_MS:.2f} of the"
           f" {bench_fair.BUDGET_MOVE_MS:.0f} ms budget); with a whole CPU, an estimate: p95"
           f" {p95 * min(share, 1.0):.1f} ms")
+    by_kind: dict[str, list[float]] = {}
+    for kind, value in zip(out["kinds"], lat, strict=True):
+        by_kind.setdefault(kind, []).append(value)
+    print("  by kind, p50/p95/max ms (count): " + "; ".join(
+        f"{kind} {bench_fair.pct(v, 0.5):.0f}/{bench_fair.pct(v, 0.95):.0f}/{max(v):.0f} "
+        f"({len(v)})" for kind, v in sorted(by_kind.items())))
 
 
 def main_online(settings: list[tuple[str, Options]]) -> None:
