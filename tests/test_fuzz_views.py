@@ -149,7 +149,7 @@ def hostile_views(draw: st.DrawFn, pool: list[View]) -> View:
         path = places[draw(st.integers(0, len(places) - 1))]
         parent, key = at(view, path[:-1]), path[-1]
         how = draw(st.sampled_from(("replace", "replace", "replace", "extra", "rename")))
-        value = draw(hostile_values)
+        value = copy.deepcopy(draw(hostile_values))  # sampled containers are shared objects
         if how == "extra" and isinstance(parent, dict):
             parent[draw(st.sampled_from(PAYLOADS))] = value
         elif how == "extra" and isinstance(parent, list):

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from sessionkit import session_render_doc
 
 from lostcities import Options, new_match, state_from_json, state_to_json
 from lostcities.host import MatchHost
@@ -55,7 +56,7 @@ def _render_everything(session: Session) -> None:
     """Every language's screen, parsed into regions and diffed as the page does."""
     shown = None
     for lang in ("en", "es"):
-        _, doc = session.render_doc(lang)
+        _, doc = session_render_doc(session, lang)
         tree = parse(doc)
         assert not any(c in plain(doc) for c in "\x02\x03\x04")
         diff(shown, tree)

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from sessionkit import session_render_doc
 
 from lostcities import CorruptSave, Discard, Options, apply, legal_moves, new_match, state_from_json
 from webui.seats.computer import BotMatch
@@ -178,13 +179,13 @@ def _render_or_refuse(save: dict[str, Any]) -> None:
         return
     shown = None
     for lang in ("en", "es"):
-        _, doc = session.render_doc(lang)
+        _, doc = session_render_doc(session, lang)
         tree = parse(doc)
         diff(shown, tree)
         shown = tree
     if session.ui.handoff:
         session.handle("ready", {})
-        parse(session.render_doc("en")[1])
+        parse(session_render_doc(session, "en")[1])
 
 
 @settings(max_examples=300, deadline=None)

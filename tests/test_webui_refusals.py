@@ -8,6 +8,7 @@ from html import unescape
 from typing import Any
 
 import pytest
+from sessionkit import session_render, session_screen
 
 from lostcities import REFUSAL_CODES, Discard, Options, Play, apply
 from lostcities.scenario import position
@@ -67,7 +68,7 @@ def _blocked_session() -> Session:
     state = position(hands=(["R4", "BH", "Y2"], []),
                      expeditions=({"R": ["R2", "R7"], "B": ["B3"]}, {}))
     session = Session(LocalMatch(state))
-    if session.screen() == "handoff":
+    if session_screen(session) == "handoff":
         session.handle("ready", {})
     return session
 
@@ -79,7 +80,7 @@ def test_the_why_line_of_a_blocked_card_is_the_engines_reason(lang: str) -> None
     assert {"R4", "BH"} <= set(refusals) and "Y2" not in refusals
     for card in ("R4", "BH"):
         session.handle("select", {"card": card})
-        assert _why(session.render(lang)[1]) == refusal_text(lang, refusals[card])
+        assert _why(session_render(session, lang)[1]) == refusal_text(lang, refusals[card])
     assert "Rojo 7" in refusal_text("es", refusals["R4"])
 
 
@@ -90,14 +91,14 @@ def test_the_why_line_follows_the_code_not_the_cards(monkeypatch: pytest.MonkeyP
                                         "data": {"colour": "G"}}}, "draw": {}}
     monkeypatch.setattr(session, "view", lambda: view)
     session.handle("select", {"card": "R4"})
-    assert _why(session.render("en")[1]) == (
+    assert _why(session_render(session, "en")[1]) == (
         "A handshake can't follow a number in the green expedition.")
 
 
 def test_a_playable_card_has_no_reason_and_shows_its_name() -> None:
     session = _blocked_session()
     session.handle("select", {"card": "Y2"})
-    assert _why(session.render("en")[1]) == "Yellow 2"
+    assert _why(session_render(session, "en")[1]) == "Yellow 2"
 
 
 @pytest.mark.parametrize(("lang", "word"), [("en", "Locked"), ("es", "Bloqueada")])
@@ -105,10 +106,10 @@ def test_a_locked_pile_says_why_in_the_players_language(lang: str, word: str) ->
     state = apply(position(Options(), hands=(["G5", "Y2"], []), discards={"G": ["G2"]}),
                   Discard("G5"))
     session = Session(LocalMatch(state))
-    if session.screen() == "handoff":
+    if session_screen(session) == "handoff":
         session.handle("ready", {})
     assert session.view()["refusals"]["draw"]["G"]["code"] == "pile-locked"
-    html = session.render(lang)[1]
+    html = session_render(session, lang)[1]
     pile = re.search(r'<button[^>]*data-source="G"[^>]*>', html)
     assert pile and "disabled" in pile.group(0)
     label = unescape(re.search(r'aria-label="([^"]*)"', pile.group(0)).group(1))  # type: ignore
@@ -136,7 +137,7 @@ def test_a_refused_move_is_shown_in_the_players_words(lang: str) -> None:
     session.handle("play", {})
     assert session.ui.message == {"code": "below-top",
                                   "data": {"card": "R4", "colour": "R", "top": 7}}
-    assert _why(session.render(lang)[1]) == refusal_text(lang, session.ui.message)
+    assert _why(session_render(session, lang)[1]) == refusal_text(lang, session.ui.message)
     assert "message" not in session.ui.to_json()  # a reload clears it: not saved
 
 

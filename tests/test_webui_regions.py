@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 
 import pytest
 from test_webui_table import ALL_ON, click_bot_step, new_session
+from sessionkit import session_screen
 
 from lostcities import Options
 from webui.html import EMPTY, Markup, esc
@@ -120,12 +121,12 @@ def test_updates_give_the_new_screen_and_a_pick_touches_little(options: Options)
         ops = diff(shown, new)
         dom = apply(dom, ops)
         assert dom == tree(new.html)
-        if shown is not None and session.screen() == "match-end":
+        if shown is not None and session_screen(session) == "match-end":
             break
         shown = new
-        screen, menu = session.screen(), session.ui.sabotage_menu
+        screen, menu = session_screen(session), session.ui.sabotage_menu
         action = click_bot_step(session, rng, new.html)
-        if screen == "turn" and session.screen() == "turn" and not (extras.hint or menu):
+        if screen == "turn" and session_screen(session) == "turn" and not (extras.hint or menu):
             kinds.setdefault(action, set()).update(touched(
                 diff(shown, parse(render_doc(session.view(), session.ui, lang, extras)))))
     else:

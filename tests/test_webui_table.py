@@ -13,6 +13,7 @@ from dataclasses import replace
 from html import unescape
 
 import pytest
+from sessionkit import session_render, session_screen
 
 from lostcities import Options
 from webui.seats.computer import BotMatch
@@ -56,7 +57,7 @@ def click_bot_step(session: Session, rng: random.Random, html: str | None = None
     """Click one enabled game button, as a player would: mostly moving the game on, with a
     skill or an undo now and then."""
     if html is None:
-        html = session.render("en")[1]
+        html = session_render(session, "en")[1]
     buttons = [data_of(b) for b in Elements(html).buttons()]
     choices = [b for b in buttons if b["action"] not in PAGE_ACTIONS | {"cancel"}]
     assert choices, "no enabled button"
@@ -86,7 +87,7 @@ def test_a_whole_match_by_buttons_only(options: Options) -> None:
     screens = []
     for _ in range(20_000):
         view = session.view()
-        screen, html = session.render(rng.choice(["en", "es"]))
+        screen, html = session_render(session, rng.choice(["en", "es"]))
         screens.append(screen)
         if screen == "match-end":
             break
@@ -100,7 +101,7 @@ def test_a_whole_match_by_buttons_only(options: Options) -> None:
         assert session.ui.message is None, f"an offered {action} was refused"
         after = session.view()
         if after["phase"] in ("play", "jobs", "draw") and after["to_act"] != before:
-            assert session.screen() == "handoff"
+            assert session_screen(session) == "handoff"
     else:
         pytest.fail("the match did not end")
     assert screens.count("round-end") == 2
@@ -108,7 +109,7 @@ def test_a_whole_match_by_buttons_only(options: Options) -> None:
     if options.jobs:
         assert "jobs" in screens
     view = session.view()
-    html = session.render("en")[1]
+    html = session_render(session, "en")[1]
     for p in (0, 1):
         assert f'data-total data-player="{p}">{view["totals"][p]}<' in html
         assert sum(r[p] for r in view["round_scores"]) == view["totals"][p]
@@ -121,7 +122,7 @@ def test_a_saved_match_resumes_identical_at_every_step() -> None:
         click_bot_step(session, rng)
         text = session.save_text()
         resumed = Session.from_save_text(text)
-        assert resumed.render("es") == session.render("es")
+        assert session_render(resumed, "es") == session_render(session, "es")
         assert json.loads(resumed.save_text()) == json.loads(text)
 
 
@@ -149,20 +150,20 @@ def test_a_corrupt_save_is_refused_with_a_reason(mangle: object) -> None:
 def test_names_are_escaped() -> None:
     session = Session(LocalMatch.new(Options(), 1, 0, ("<img src=x>", 'Ben"&')))
     for _ in range(3):
-        html = session.render("en")[1]
+        html = session_render(session, "en")[1]
         assert "<img src=x>" not in html and 'Ben"&' not in html
         session.handle("ready", {})
-    assert "&lt;img src=x&gt;" in session.render("en")[1]
+    assert "&lt;img src=x&gt;" in session_render(session, "en")[1]
 
 
 def test_handoff_hides_both_hands_until_ready() -> None:
     session = new_session()
-    screen, html = session.render("en")
+    screen, html = session_render(session, "en")
     assert screen == "handoff"
     assert "data-card" not in html
     assert 'data-action="ready"' in html
     session.handle("ready", {})
-    assert session.screen() == "turn"
+    assert session_screen(session) == "turn"
 
 
 def _turn_with_blocked_card(seed: int) -> tuple[Session, str]:
@@ -171,7 +172,7 @@ def _turn_with_blocked_card(seed: int) -> tuple[Session, str]:
     session = new_session(seed=seed)
     for _ in range(3000):
         view = session.view()
-        if session.screen() == "turn" and view["phase"] == "play":
+        if session_screen(session) == "turn" and view["phase"] == "play":
             for card in view["hand"]:
                 if {"type": "play", "card": card} not in view["legal_moves"]:
                     return session, card
@@ -182,7 +183,7 @@ def _turn_with_blocked_card(seed: int) -> tuple[Session, str]:
 def test_an_illegal_play_is_not_offered_and_says_why() -> None:
     session, card = _turn_with_blocked_card(2)
     session.handle("select", {"card": card})
-    html = session.render("en")[1]
+    html = session_render(session, "en")[1]
     tags = Elements(html).tags
     play = next(a for t, a in tags if a.get("data-action") == "play")
     discard = next(a for t, a in tags if a.get("data-action") == "discard")
@@ -197,7 +198,7 @@ def test_discarding_locks_that_pile_and_undo_takes_it_back() -> None:
     card = view["hand"][0]
     session.handle("select", {"card": card})
     session.handle("discard", {})
-    html = session.render("en")[1]
+    html = session_render(session, "en")[1]
     pile = next(a for t, a in Elements(html).tags
                 if a.get("data-action") == "draw" and a.get("data-source") == card[0])
     assert "disabled" in pile and "Locked" in (pile.get("aria-label") or "")
@@ -220,7 +221,7 @@ def test_setup_form_values_become_options() -> None:
 
 def _discard_turn(session: Session) -> None:
     """One plain turn: pass the hand-off, discard the first card, draw from the deck."""
-    if session.screen() == "handoff":
+    if session_screen(session) == "handoff":
         session.handle("ready", {})
     session.handle("select", {"card": session.view()["hand"][0]})
     session.handle("discard", {})
@@ -234,11 +235,11 @@ def test_sabotage_opens_a_chooser_and_shuts_the_pile_for_the_opponent() -> None:
         _discard_turn(session)
     session.handle("ready", {})
     assert session.view()["charges"][session.view()["player"]] == 3
-    toggle = next(a for t, a in Elements(session.render("en")[1]).tags
+    toggle = next(a for t, a in Elements(session_render(session, "en")[1]).tags
                   if a.get("data-action") == "sabotage")
     assert "disabled" not in toggle and toggle.get("aria-expanded") == "false"
     session.handle("sabotage", {})
-    chooser = [data_of(b) for b in Elements(session.render("en")[1]).buttons()
+    chooser = [data_of(b) for b in Elements(session_render(session, "en")[1]).buttons()
                if b.get("data-colour")]
     assert {b["colour"] for b in chooser} == set(session.view()["colours"])
     session.handle("sabotage", {"colour": "R"})
@@ -249,7 +250,7 @@ def test_sabotage_opens_a_chooser_and_shuts_the_pile_for_the_opponent() -> None:
     session.handle("ready", {})
     view = session.view()
     assert view["shut_pile"] == "R"
-    red = next(a for t, a in Elements(session.render("en")[1]).tags
+    red = next(a for t, a in Elements(session_render(session, "en")[1]).tags
                if a.get("data-action") == "draw" and a.get("data-source") == "R")
     assert "disabled" in red and "Shut by sabotage" in (red.get("aria-label") or "")
 
@@ -259,15 +260,15 @@ def test_the_mixup_is_announced_to_each_player_once() -> None:
     while session.view()["mixup"] is None:
         _discard_turn(session)
     mixup = session.view()["mixup"]
-    assert session.screen() == "handoff"
-    assert f'data-mixup="{mixup}"' in session.render("en")[1]
+    assert session_screen(session) == "handoff"
+    assert f'data-mixup="{mixup}"' in session_render(session, "en")[1]
     for _ in range(2):  # each player sees the news on the table and dismisses it
         session.handle("ready", {})
-        html = session.render("es")[1]
+        html = session_render(session, "es")[1]
         assert 'role="alert"' in html and 'data-action="dismiss-mixup"' in html
         session.handle("dismiss-mixup", {})
-        assert 'data-action="dismiss-mixup"' not in session.render("es")[1]
-        assert f'data-mixup="{mixup}"' in session.render("es")[1]  # the card stays face up
+        assert 'data-action="dismiss-mixup"' not in session_render(session, "es")[1]
+        assert f'data-mixup="{mixup}"' in session_render(session, "es")[1]  # the card stays face up
         session.handle("select", {"card": session.view()["hand"][0]})
         session.handle("discard", {})
         session.handle("draw", {"source": "deck"})
@@ -292,7 +293,7 @@ def test_parts_made_once_are_what_a_fresh_render_makes(options: Options) -> None
         for cache in kept:
             cache.cache_clear()
         assert made == render_doc(view, session.ui, lang, extras)
-        screen, html = session.render("en")
+        screen, html = session_render(session, "en")
         if screen == "match-end":
             break
         click_bot_step(session, rng, html)

@@ -14,6 +14,8 @@ COLOUR_NAMES: dict[str, str] = {
 }
 CARDS_PER_COLOUR = 12
 HANDSHAKES_PER_COLOUR = 3
+NUMBERS: tuple[int, ...] = tuple(range(2, CARDS_PER_COLOUR - HANDSHAKES_PER_COLOUR + 2))
+"""The numbers of a colour, 2 to 10 (slots 3 to 11)."""
 
 Card = int
 """A card id (see the module docstring)."""

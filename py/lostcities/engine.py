@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from .cards import (
     COLOUR_NAMES, COLOURS, Card, canonical, card_name, card_text, colour_index, colour_of,
-    full_deck, is_handshake, parse_card, value_of,
+    full_deck, is_handshake, parse_card,
 )
 from .dealing import deal_objectives, deal_round, draw_mixup, job_offers
 from .errors import IllegalMove, Refusal
@@ -19,6 +19,7 @@ from .moves import (
 from .options import Options
 from .rng import below, rng_for
 from .roundscore import score_round
+from .rulebook import follows, highest
 from .skills import SKILLS
 from .state import LogEntry, State
 
@@ -126,22 +127,10 @@ def _hand_problem(state: State, player: int, text: str) -> Refusal | None:
     return problem
 
 
-def _highest(expedition: tuple[Card, ...]) -> int:
-    """The highest number in an expedition, 0 if it holds none."""
-    return max((value_of(c) for c in expedition), default=0)
-
-
-def _follows(card: Card, top: int) -> bool:
-    """The ascending rule: whether ``card`` may go onto an expedition whose highest number is
-    ``top`` (0: none yet). A handshake only before any number; a number only above ``top``."""
-    value = value_of(card)
-    return value > top if value else top == 0
-
-
 def play_problem(state: State, player: int, card: Card) -> Refusal | None:
     """Why ``card`` can't go onto the player's expedition now, or ``None`` if it can."""
-    top = _highest(state.expeditions[player][colour_index(card)])
-    if state.airlift_active or _follows(card, top):
+    top = highest(state.expeditions[player][colour_index(card)])
+    if state.airlift_active or follows(card, top):
         return None
     colour = colour_of(card)
     name = _colour_name(colour)
@@ -229,7 +218,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
                 moves.append(Airlift())
             if _skill_problem(state, "sabotage") is None:
                 moves.extend(Sabotage(c) for c in state.colours)
-        highs = [_highest(e) for e in state.expeditions[player]]
+        highs = [highest(e) for e in state.expeditions[player]]
         airlift = state.airlift_active
         seen = -1
         for card in state.hands[player]:
@@ -238,7 +227,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
                 continue
             seen = key
             text = card_text(card)
-            if airlift or _follows(card, highs[colour_index(card)]):
+            if airlift or follows(card, highs[colour_index(card)]):
                 moves.append(Play(text))
             moves.append(Discard(text))
         return tuple(moves)

@@ -8,6 +8,7 @@ from .cards import Card, colours_for
 from .jobs import JOBS
 from .mixups import MIXUPS
 from .options import Options
+from .rulebook import player_rules, winner_of
 from .scoring import ScoringRules
 
 PHASES = ("jobs", "play", "draw", "round-end", "match-end")
@@ -81,8 +82,7 @@ class State:
         """At match end: 0, 1 or ``"draw"``; otherwise ``None``."""
         if self.phase != "match-end":
             return None
-        a, b = self.totals
-        return 0 if a > b else 1 if b > a else "draw"
+        return winner_of(self.totals)
 
     def hand_size(self, player: int) -> int:
         """How many cards the player holds (9 for the Quartermaster)."""
@@ -96,13 +96,7 @@ class State:
 
     def rules_for(self, player: int) -> ScoringRules:
         """The player's scoring rules: base, then their job, then the active mixup."""
-        rules = ScoringRules()
-        job = self.jobs[player]
-        if job:
-            rules = JOBS[job].adjust(rules)
-        if self.mixup:
-            rules = MIXUPS[self.mixup].adjust(rules)
-        return rules
+        return player_rules(self.jobs[player], self.mixup)
 
     @property
     def open_piles(self) -> bool:

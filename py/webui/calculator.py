@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from lostcities import JOBS, MIXUPS, ExpeditionScore, ScoringRules, score_expedition
-from lostcities.cards import colours_for
+from lostcities import JOBS, MIXUPS, ExpeditionScore, ScoringRules, player_rules, score_expedition
+from lostcities.cards import HANDSHAKES_PER_COLOUR, NUMBERS, colours_for
 
 from webui.cards import card_name, colour_name
 from webui.html import Markup, button, card_inner, el, join, region, void
@@ -30,8 +30,7 @@ SCORING_JOBS: Final = tuple(j for j, job in JOBS.items()
                             if job.adjust(ScoringRules()) != ScoringRules())
 SCORING_MIXUPS: Final = tuple(m for m, mix in MIXUPS.items()
                               if mix.adjust(ScoringRules()) != ScoringRules())
-HANDSHAKES: Final = 3
-NUMBERS: Final = tuple(range(2, 11))
+HANDSHAKES: Final = HANDSHAKES_PER_COLOUR
 ACTIONS: Final = ("calc-toggle", "calc-clear", "calc-sixth", "calc-job", "calc-mixup")
 
 
@@ -75,10 +74,7 @@ class Calculator:
     @property
     def rules(self) -> ScoringRules:
         """The scoring rules: base, then the job, then the mixup (as the engine builds them)."""
-        rules = ScoringRules()
-        if self.job:
-            rules = JOBS[self.job].adjust(rules)
-        return MIXUPS[self.mixup].adjust(rules) if self.mixup else rules
+        return player_rules(self.job, self.mixup)
 
     def cards(self, colour: str) -> list[str]:
         """The colour's tapped cards as texts: handshakes first, numbers ascending."""

@@ -55,8 +55,3 @@ def card_face(code: str) -> str:
     number = parse_card(code)[1]
     return "" if number is None else str(number)
 
-
-def highest_number(cards: Iterable[str]) -> int | None:
-    """The highest number among `cards`, or None when there is none (only handshakes)."""
-    numbers = [n for n in (parse_card(c)[1] for c in cards) if n is not None]
-    return max(numbers) if numbers else None

@@ -12,6 +12,8 @@ import json
 import random
 from typing import Any
 
+from lostcities import may_follow
+from lostcities.cards import parse_card as card_id
 from webui.cards import card_name, colour_name, parse_card
 from webui.html import EMPTY, Markup, button, el
 from webui.i18n import t
@@ -41,11 +43,8 @@ def _numbers(cards: list[str]) -> list[int]:
 
 
 def _fits(cards: list[str], card: str) -> bool:
-    """Whether `card` could still go onto an expedition holding `cards`."""
-    numbers, number = _numbers(cards), parse_card(card)[1]
-    if number is None:
-        return not numbers
-    return not numbers or number > max(numbers)
+    """Whether `card` could still go onto an expedition holding `cards` (the engine's rule)."""
+    return may_follow([card_id(c) for c in cards], card_id(card))
 
 
 def describe(view: View, move: Move, lang: str) -> str:

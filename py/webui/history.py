@@ -33,7 +33,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, NamedTuple
 
-from lostcities import JOBS, MIXUPS, Options, ScoringRules, move_from_json, move_to_json
+from lostcities import (
+    JOBS, MIXUPS, Options, ScoringRules, move_from_json, move_to_json, player_rules, winner_of,
+)
 from lostcities.cards import colours_for
 from lostcities.names import MAX_NAME_CHARS, clean_name
 from lostcities.objectives import OBJECTIVE_POINTS
@@ -193,11 +195,7 @@ class MatchRecord:
 
     def rules_for(self, player: int, mixup: str | None) -> ScoringRules:
         """The player's scoring rules in a round with `mixup` (as the engine builds them)."""
-        rules = ScoringRules()
-        job = self.jobs[player]
-        if job:
-            rules = JOBS[job].adjust(rules)
-        return MIXUPS[mixup].adjust(rules) if mixup else rules
+        return player_rules(self.jobs[player], mixup)
 
     def expedition_scores(self, index: int) -> list[list[tuple[str, tuple[str, ...],
                                                              ExpeditionScore]]]:
@@ -236,10 +234,6 @@ def record_id(identity: Mapping[str, Any]) -> str:
     """The id of a record: 32 hex digits of the SHA-256 of its identity's canonical JSON."""
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()[:32]
-
-
-def _winner(totals: tuple[int, int]) -> int | str:
-    return 0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else "draw"
 
 
 def _check_date(date: object) -> str:
@@ -392,7 +386,7 @@ def record_from_json(data: object) -> MatchRecord:
         rounds=tuple(_check_round(r, i, options) for i, r in enumerate(rounds)),
         winner=doc["winner"], replay=_check_replay(doc["replay"]), abandoned=abandoned,
     )
-    winner = _winner(record.totals) if abandoned is None else 1 - abandoned
+    winner = winner_of(record.totals) if abandoned is None else 1 - abandoned
     if not any(record.winner == w and type(record.winner) is type(w) for w in (0, 1, "draw")
                ) or record.winner != winner:
         raise _fail("the winner is not the one with the higher total, or who stayed")
@@ -412,7 +406,7 @@ def make_record(*, date: str, mode: str, level: str | None, me: int,
     abandoned it); ValueError if inconsistent."""
     draft = MatchRecord("", date, mode, level, me, (names[0], names[1]), options,
                         (jobs[0], jobs[1]), tuple(rounds), "draw", replay, abandoned)
-    winner = _winner(draft.totals) if abandoned is None else 1 - abandoned
+    winner = winner_of(draft.totals) if abandoned is None else 1 - abandoned
     data = {**draft.to_json(), "winner": winner}
     data["id"] = record_id({k: data[k] for k in draft.identity()})
     return record_from_json(data)

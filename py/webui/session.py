@@ -15,8 +15,6 @@ from typing import Any, Final
 
 from lostcities.protocol import ProtocolError, decode_json
 
-from webui.screens import render_doc, render_screen, screen_name
-from webui.table import Extras
 from webui.seats import MATCH_KEY, Seat
 from webui.seats.computer import BotMatch, is_bot_match
 from webui.seats.local import LocalMatch
@@ -59,20 +57,6 @@ class Session:
     def view(self) -> dict[str, Any]:
         """The current view of the local seat."""
         return self.seat.view()
-
-    def screen(self) -> str:
-        """The ``data-screen`` to show now."""
-        return screen_name(self.view(), self.ui)
-
-    def render(self, lang: str) -> tuple[str, str]:
-        """(screen name, HTML) for the current view."""
-        view = self.view()
-        return screen_name(view, self.ui), render_screen(view, self.ui, lang)
-
-    def render_doc(self, lang: str, extras: Extras = Extras()) -> tuple[str, str]:
-        """(screen name, HTML with its regions marked, regions.py) for the current view."""
-        view = self.view()
-        return screen_name(view, self.ui), render_doc(view, self.ui, lang, extras)
 
     def handle(self, action: str, data: dict[str, str]) -> None:
         """Carry out a table action; a refused move leaves its reason in `ui.message`.
