@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lostcities.cli_simulate import main, wilson
+from lostcities.cli.simulate import main, wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 

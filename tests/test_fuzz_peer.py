@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lostcities import Options, legal_moves, move_to_json
-from lostcities.host import MatchHost
+from lostcities.cli.host import MatchHost
 from lostcities.protocol import (
     APP_VERSION, CLIENT_TYPES, ERROR_CODES, HOST_TYPES, INTERNAL, MAX_HOST_MESSAGE_BYTES,
     MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError, Request, encode, parse_host_message,

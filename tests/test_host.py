@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from lostcities import CorruptSave, Options, apply, move_from_json, new_match, view
-from lostcities.host import CONTROLLER, MatchHost
+from lostcities.cli.host import CONTROLLER, MatchHost
 from lostcities.protocol import (
     APP_VERSION, ERROR_CODES, PROTOCOL_VERSION, encode, parse_host_message,
 )

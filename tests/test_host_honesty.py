@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Any
 
 from lostcities import Options, new_match, state_to_json, view
-from lostcities.host import MatchHost
+from lostcities.cli.host import MatchHost
 from lostcities.protocol import APP_VERSION
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])[YBWGRP](?:10|[2-9]|H)(?![A-Za-z0-9])")

@@ -13,7 +13,7 @@ import pytest
 from sessionkit import session_render_doc
 
 from lostcities import Options, new_match, state_from_json, state_to_json
-from lostcities.host import MatchHost
+from lostcities.cli.host import MatchHost
 from lostcities.names import MAX_NAME_CHARS, clean_name
 from lostcities.protocol import APP_VERSION, PROTOCOL_VERSION
 from webui.seats.local import LocalMatch

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lostcities import Options, apply, legal_moves, move_to_json, new_match, view
-from lostcities.host import CONTROLLER, MatchHost
+from lostcities.cli.host import CONTROLLER, MatchHost
 from lostcities.protocol import (
     APP_VERSION, MAX_HOST_MESSAGE_BYTES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError,
     encode, parse_host_message,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from lostcities import Options, apply, move_from_json, new_match, view
-from lostcities.cli_protocol import read_line, serve
+from lostcities.cli.protocol import read_line, serve
 from lostcities.protocol import MAX_MESSAGE_BYTES, parse_host_message
 
 ROOT = Path(__file__).resolve().parent.parent

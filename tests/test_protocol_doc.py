@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from lostcities.host import CONTROLLER, MatchHost
+from lostcities.cli.host import CONTROLLER, MatchHost
 from lostcities.protocol import encode
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"

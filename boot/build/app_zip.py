@@ -21,6 +21,8 @@ APP_SOURCES = ".app-sources.zip"
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 """Fixed timestamp, so that the zip is byte-identical for identical sources."""
 STDLIB = "python_stdlib.zip"
+NATIVE_ONLY = ("lostcities/cli/", "lostcities/fair/sodium.py")
+"""Sources the page never imports (the command line, the native group): left out of app.zip."""
 
 
 class AppZipError(RuntimeError):
@@ -28,11 +30,13 @@ class AppZipError(RuntimeError):
 
 
 def python_sources(py_dir: Path) -> list[Path]:
-    """Every file of every package under py/ (a package is a folder with __init__.py)."""
+    """Every file of every package under py/ (a package is a folder with __init__.py), but
+    the ``NATIVE_ONLY`` ones."""
     files = []
     for package in sorted(p for p in py_dir.iterdir() if (p / "__init__.py").is_file()):
         for path in sorted(package.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc" \
+                    and not path.relative_to(py_dir).as_posix().startswith(NATIVE_ONLY):
                 files.append(path)
     return files
 

@@ -12,9 +12,9 @@ import sys
 from collections.abc import Callable, Sequence
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "score": ("lostcities.cli_score", "score one expedition: score H H 4 5 6 7 8 10"),
-    "simulate": ("lostcities.cli_simulate", "play bot-vs-bot matches and print the results"),
-    "protocol": ("lostcities.cli_protocol", "play a match over JSON lines on stdin/stdout"),
+    "score": ("lostcities.cli.score", "score one expedition: score H H 4 5 6 7 8 10"),
+    "simulate": ("lostcities.cli.simulate", "play bot-vs-bot matches and print the results"),
+    "protocol": ("lostcities.cli.protocol", "play a match over JSON lines on stdin/stdout"),
 }
 """Command name -> (module with ``main(argv) -> int``, one-line help)."""
 

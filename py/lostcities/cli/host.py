@@ -18,19 +18,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .engine import DEFAULT_NAMES, apply, legal_moves, new_match
-from .errors import CorruptSave, IllegalMove
-from .moves import move_from_json, move_to_json
-from .names import clean_name
-from .options import Options
-from .protocol import (
+from ..engine import DEFAULT_NAMES, apply, legal_moves, new_match
+from ..errors import CorruptSave, IllegalMove
+from ..moves import move_from_json, move_to_json
+from ..names import clean_name
+from ..options import Options
+from ..protocol import (
     APP_VERSION, BAD_MESSAGE, BAD_MOVE, FORBIDDEN, ILLEGAL_MOVE, INTERNAL, NO_HELLO, NO_MATCH,
     NOT_YOUR_TURN, PROTOCOL_VERSION, VERSION_MISMATCH, ProtocolError, Request, envelope,
     parse_request,
 )
-from .serial import state_from_json, state_to_json
-from .state import State
-from .views import view
+from ..serial import state_from_json, state_to_json
+from ..state import State
+from ..views import view
 
 CONTROLLER: Final = -1
 """The peer id of a program that drives both seats (the command-line protocol)."""

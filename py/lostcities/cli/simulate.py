@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bots import BOT_NAMES, make_bot
-from .bots.match import MatchResult, play_match
-from .options import MAX_ROUNDS, MIN_ROUNDS, Options
+from ..bots import BOT_NAMES, make_bot
+from ..bots.match import MatchResult, play_match
+from ..options import MAX_ROUNDS, MIN_ROUNDS, Options
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:

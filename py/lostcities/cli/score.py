@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .scoring import ScoringRules, parse_expedition, score_values
+from ..scoring import ScoringRules, parse_expedition, score_values
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import BinaryIO, TextIO
 
 from .host import CONTROLLER, MatchHost
-from .protocol import MAX_MESSAGE_BYTES, encode
+from ..protocol import MAX_MESSAGE_BYTES, encode
 
 _SKIP_CHUNK = 65536
 
