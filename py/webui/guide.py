@@ -94,6 +94,14 @@ class GuideMatch(BotMatch):
                          phase="play", to_act=0, first_player=0, seed=SEED, names=names)
         return cls(state, LEVEL, 0, SEED)
 
+    def in_history(self) -> bool:
+        """See `Seat.in_history`: the guide's match is practice, not counted."""
+        return False
+
+    def rematch_here(self, seed: int, first_player: int) -> BotMatch:
+        """See `Seat.rematch_here`: the guide's deal is prepared, never played again."""
+        raise ValueError("the guide's match can't be played again")
+
     @property
     def guiding(self) -> bool:
         """Whether steps are left."""

@@ -26,12 +26,9 @@ from typing import Any, Final
 from lostcities import Options
 from lostcities.protocol import ProtocolError, decode_json
 
-from webui.guide import GuideMatch
 from webui.history import MatchLog, MatchRecord
 from webui.history_store import HistoryStore
 from webui.seats import Seat, View
-from webui.seats.computer import BotMatch
-from webui.seats.local import LocalMatch
 from webui.series import Series, series_key
 from webui.setaside import Storage, set_aside
 
@@ -100,14 +97,6 @@ class Kept:
                    number, series, MatchLog.from_json(data["log"], options), data["record"])
 
 
-def _state_of(seat: Seat) -> dict[str, Any] | None:
-    """The engine state's JSON of a match held wholly on this device, else None."""
-    if not isinstance(seat, (LocalMatch, BotMatch)):
-        return None
-    state = seat.to_json().get("state")
-    return state if isinstance(state, dict) else None
-
-
 class Keeper:
     """Keeps the matches this device plays (see the module's docstring)."""
 
@@ -127,7 +116,7 @@ class Keeper:
         the guide's match or one not started yet."""
         if seat is self._seat:
             return self._kept
-        if isinstance(seat, GuideMatch) or not seat.has_match:
+        if not seat.in_history() or not seat.has_match:
             return None
         if self._next is not None and self._next[0] is seat:
             kept = self._next[1]
@@ -138,13 +127,13 @@ class Keeper:
 
     def _begin(self, seat: Seat) -> Kept:
         view = seat.view()
-        state = _state_of(seat)
+        state = seat.state_json()
         match = None if state is None else f"{seat.mode}:{state['seed']}"
         stored = self._stored()
         if stored is not None and match is not None and stored.match == match:
             return stored
         options = Options.from_json(view["options"])
-        level = seat.level if isinstance(seat, BotMatch) else None
+        level = seat.bot_level()
         remote = seat.remote(0.0)  # online: both pages know the room, so both make this key
         room = None if remote is None else remote.code
         key = series_key(mode=seat.mode, names=view["names"], options=options, level=level,
@@ -222,16 +211,10 @@ class Keeper:
         same options (and computer level), the other player starting; it continues the
         series. ValueError if `seat`'s match can't be played again here."""
         kept = self.kept(seat)
-        if kept is None or kept.record is None or not isinstance(seat, (LocalMatch, BotMatch)):
+        if kept is None or kept.record is None:
             raise ValueError("this match can't be played again here")
-        view = seat.view()
-        names = (view["names"][0], view["names"][1])
         seed, first = random.SystemRandom().randrange(2**31), 1 - kept.first
-        new: Seat
-        if isinstance(seat, BotMatch):
-            new = BotMatch.new(kept.options, seed, first, names, seat.level, seat.human)
-        else:
-            new = LocalMatch.new(kept.options, seed, first, names)
+        new = seat.rematch_here(seed, first)  # ValueError: not here
         nxt = replace(kept, match=f"{new.mode}:{seed}", seed=seed, first=first,
                       number=len(kept.series.results) + 1, log=MatchLog(), record=None)
         self._next = (new, nxt)

@@ -42,7 +42,6 @@ from webui.replay import replay_doc, replay_of, replay_step
 from webui.seats import MATCH_KEY, Seat, View
 from webui.seats.computer import BotMatch
 from webui.seats.fair import FairGuest, FairSeat
-from webui.seats.local import LocalMatch
 from webui.series import Series, series_html
 from webui.session import parse_save
 from webui.setup import form_name
@@ -259,7 +258,7 @@ class Players:
         self._take_history_notice()  # the history was read for it: anything set aside is said
         online = seat if isinstance(seat, FairSeat) else None
         again = (online.may_rematch() if online is not None else
-                 record is not None and isinstance(seat, (LocalMatch, BotMatch)))
+                 record is not None and seat.state_json() is not None)
         buttons = join((
             button("play-again", t(lang, "matchend.again"), css="btn primary big")
             if again else EMPTY,

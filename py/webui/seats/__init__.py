@@ -150,6 +150,27 @@ class Seat:
         doc = self.saved()
         return None if doc is None else json.dumps(doc)
 
+    # ---- what a match played here keeps ----------------------------------------------------
+
+    def state_json(self) -> dict[str, Any] | None:
+        """The engine state's JSON when this device holds the whole match (its history record
+        replays from it, and it can be played again here), else None."""
+        return None
+
+    def bot_level(self) -> str | None:
+        """The computer's level in a match against it, else None."""
+        return None
+
+    def in_history(self) -> bool:
+        """Whether this seat's match counts in the player's history, stats and series."""
+        return True
+
+    def rematch_here(self, seed: int, first_player: int) -> Seat:
+        """A new match on this device after this one ended: the same players in the same seats,
+        the same options (and level), dealt from `seed`, `first_player` starting. ValueError
+        when the match can't be played again here (online, the pages agree on it instead)."""
+        raise ValueError("this match can't be played again here")
+
     # ---- a player this device thinks for ---------------------------------------------------
 
     def to_think(self) -> int | None:

@@ -152,6 +152,20 @@ class BotMatch(Seat):
         return {"state": lostcities.state_to_json(self._state), "seat": self.human,
                 "opponent": self.level, "seed": self._seed, "bot_moves": self._moves}
 
+    def state_json(self) -> dict[str, Any]:
+        """See `Seat.state_json`: the whole match is here."""
+        return lostcities.state_to_json(self._state)
+
+    def bot_level(self) -> str:
+        """See `Seat.bot_level`."""
+        return self.level
+
+    def rematch_here(self, seed: int, first_player: int) -> BotMatch:
+        """See `Seat.rematch_here`: against the same level, the human in the same seat."""
+        names = self._state.names
+        return BotMatch.new(self._state.options, seed, first_player, (names[0], names[1]),
+                            self.level, self.human)
+
     @classmethod
     def from_json(cls, data: object) -> BotMatch:
         """Rebuild from `to_json`; ValueError (CorruptSave included) on a bad document."""

@@ -65,6 +65,15 @@ class LocalMatch(Seat):
             cached = self._json = (self._state, lostcities.state_to_json(self._state))
         return {"state": cached[1], "seat": self._seat}
 
+    def state_json(self) -> dict[str, Any]:
+        """See `Seat.state_json`: the whole match is here."""
+        return dict(self.to_json()["state"])
+
+    def rematch_here(self, seed: int, first_player: int) -> LocalMatch:
+        """See `Seat.rematch_here`."""
+        names = self._state.names
+        return LocalMatch.new(self._state.options, seed, first_player, (names[0], names[1]))
+
     @classmethod
     def from_json(cls, data: object) -> LocalMatch:
         """Rebuild from `to_json`; raises ValueError (CorruptSave included) on a bad document."""
