@@ -209,20 +209,25 @@ def wait_ready_fixture() -> Callable[..., None]:
 
 @pytest.fixture
 def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppPage]]:
-    """open_app(query="", ready=True, setup=None) -> AppPage: the app in a fresh context.
+    """open_app(query="", ready=True, setup=None, warm=False) -> AppPage: the app in a fresh
+    context.
 
     Each call makes a new context (a separate player: own storage, own PeerJS peer), records
     requests and errors, sets Playwright's default timeout to STATE_TIMEOUT_MS (a hang guard),
-    calls setup(page) if given (e.g. to add routes or init scripts),
+    turns off the idle warm-up for next boots (bytecode and boot snapshot: webui/boot/warm.py)
+    unless `warm`, calls setup(page) if given (e.g. to add routes or init scripts),
     opens lc_server.url + query and waits for data-ready (with ready=False: only for the shell's
     paint, after which the setup form is shown). The contexts close at teardown.
     """
     contexts = []
 
     def open_page(
-        query: str = "", ready: bool = True, setup: Callable[[Page], None] | None = None
+        query: str = "", ready: bool = True, setup: Callable[[Page], None] | None = None,
+        warm: bool = False,
     ) -> AppPage:
         context = browser.new_context(base_url=lc_server.url)
+        if not warm:  # the idle warm-up for next boots: CPU no test here needs
+            context.add_init_script("window.lcWarmUp = false;")
         context.set_default_timeout(STATE_TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()

@@ -58,7 +58,8 @@ class App:
             self.page.show(Frame(self.lang, "setup"))
         self.page.ready()
         asyncio.ensure_future(self._import_later())
-        asyncio.ensure_future(warm_up(lambda: self.page.last_input))  # for next boots
+        if getattr(js.window, "lcWarmUp", True) is not False:  # false: tests that skip it
+            asyncio.ensure_future(warm_up(lambda: self.page.last_input))  # for next boots
 
     def _needed_at_boot(self) -> bool:
         """Whether the first screen needs the controller: a saved match or room, a join
