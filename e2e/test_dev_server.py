@@ -14,6 +14,9 @@ import pytest
 
 from conftest import ROOT, free_port, dev_server
 
+sys.path.insert(0, str(ROOT / "boot" / "build"))
+from app_zip import NATIVE_ONLY  # noqa: E402  (boot/build/app_zip.py)
+
 
 def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
     """Status, headers (lower-case names) and body of a GET."""
@@ -104,6 +107,9 @@ def test_app_zip_holds_the_python_packages_compiled() -> None:
         for path in package.rglob("*")
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
     }
+    native = {name for name in sources if name.startswith(NATIVE_ONLY)}
+    assert "lostcities/cli/host.py" in native  # the command line stays out of the page
+    sources -= native
     # Every module compiled by the runtime's own CPython: sourceless pycs, and the pycs of
     # PyScript's own package and of `html` (e2e/test_bytecode.py checks they match the sources
     # in the page).
