@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserType, ConsoleMessage, Page, Request
+from playwright.sync_api import (Browser, BrowserContext, BrowserType, ConsoleMessage, Page,
+                                 Request)
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -207,30 +208,77 @@ def wait_ready_fixture() -> Callable[..., None]:
     return wait_ready
 
 
-@pytest.fixture
-def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppPage]]:
-    """open_app(query="", ready=True, setup=None, warm=False) -> AppPage: the app in a fresh
-    context.
+CLEAR_STORAGE = """if (!sessionStorage.getItem("lc-e2e-cleared")) {
+  sessionStorage.setItem("lc-e2e-cleared", "1");
+  localStorage.clear();
+}"""
+"""Run first on a page of a shared context: its first document starts on empty storage (what
+the context's earlier pages left is gone); its reloads keep what it wrote."""
 
-    Each call makes a new context (a separate player: own storage, own PeerJS peer), records
-    requests and errors, sets Playwright's default timeout to STATE_TIMEOUT_MS (a hang guard),
-    turns off the idle warm-up for next boots (bytecode and boot snapshot: webui/boot/warm.py)
-    unless `warm`, calls setup(page) if given (e.g. to add routes or init scripts),
-    opens lc_server.url + query and waits for data-ready (with ready=False: only for the shell's
-    paint, after which the setup form is shown). The contexts close at teardown.
+
+@pytest.fixture(scope="session")
+def shared_contexts(browser: Browser, lc_server: Server) -> Iterator[list[BrowserContext]]:
+    """Browser contexts kept for the whole session, one a player (a test's first open_app
+    call takes the first, its second the second): a page opened in one boots on the
+    context's caches (the runtime's compiled code), in about half the time of a new context.
+    Service workers are blocked in them (a test of the worker opens its own profile)."""
+    contexts: list[BrowserContext] = []
+    yield contexts
+    for context in contexts:
+        context.close()
+
+
+def _shared(contexts: list[BrowserContext], slot: int, browser: Browser,
+            server: Server) -> BrowserContext:
+    """The shared context of `slot` (made on first use), online, its earlier pages closed."""
+    while len(contexts) <= slot:
+        context = browser.new_context(base_url=server.url, service_workers="block")
+        context.add_init_script("window.lcWarmUp = false;")
+        context.set_default_timeout(STATE_TIMEOUT_MS)
+        contexts.append(context)
+    context = contexts[slot]
+    for page in context.pages:
+        page.close()
+    context.set_offline(False)
+    return context
+
+
+@pytest.fixture
+def open_app(browser: Browser, lc_server: Server,
+             shared_contexts: list[BrowserContext]) -> Iterator[Callable[..., AppPage]]:
+    """open_app(query="", ready=True, setup=None, warm=False, fresh=False) -> AppPage: the
+    app in a page of its own player's context.
+
+    A test's first two calls take the session's shared contexts (two players: own storage,
+    own PeerJS peer, own Web Locks), each page starting on empty storage; a third call, or
+    `fresh`, or `warm` makes a new context (its service worker allowed, every request of it
+    recorded, the service worker's included). Records requests and errors, sets Playwright's
+    default timeout to STATE_TIMEOUT_MS (a hang guard), turns off the idle warm-up for next
+    boots (bytecode and boot snapshot: webui/boot/warm.py) unless `warm`, calls setup(page)
+    if given (e.g. to add routes or init scripts: on the page, never on a shared context),
+    opens lc_server.url + query and waits for data-ready (with ready=False: only for the
+    shell's paint, after which the setup form is shown). Pages close at teardown, and so do
+    the contexts made for the test.
     """
-    contexts = []
+    contexts: list[BrowserContext] = []
+    pages: list[Page] = []
 
     def open_page(
         query: str = "", ready: bool = True, setup: Callable[[Page], None] | None = None,
-        warm: bool = False,
+        warm: bool = False, fresh: bool = False,
     ) -> AppPage:
-        context = browser.new_context(base_url=lc_server.url)
-        if not warm:  # the idle warm-up for next boots: CPU no test here needs
-            context.add_init_script("window.lcWarmUp = false;")
-        context.set_default_timeout(STATE_TIMEOUT_MS)
-        contexts.append(context)
-        page = context.new_page()
+        slot = len(pages)
+        if fresh or warm or slot >= 2:
+            context = browser.new_context(base_url=lc_server.url)
+            if not warm:  # the idle warm-up for next boots: CPU no test here needs
+                context.add_init_script("window.lcWarmUp = false;")
+            context.set_default_timeout(STATE_TIMEOUT_MS)
+            contexts.append(context)
+            page = context.new_page()
+        else:
+            page = _shared(shared_contexts, slot, browser, lc_server).new_page()
+            page.add_init_script(CLEAR_STORAGE)
+        pages.append(page)
         app = AppPage(page)
 
         def on_request(request: Request) -> None:
@@ -240,7 +288,9 @@ def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppP
             if message.type == "error":
                 app.console_errors.append(message.text)
 
-        context.on("request", on_request)  # the service worker's requests too
+        # a new context's own requests include its service worker's
+        (page.context if contexts and page.context is contexts[-1] else page).on(
+            "request", on_request)
         page.on("console", on_console)
         page.on("pageerror", lambda error: app.page_errors.append(str(error)))
         if setup is not None:
@@ -253,6 +303,10 @@ def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppP
         return app
 
     yield open_page
+    for page in pages:  # and every other page the test opened in a shared context
+        for other in page.context.pages if page.context in shared_contexts else [page]:
+            if not other.is_closed():
+                other.close()
     for context in contexts:
         context.close()
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conftest import AppPage
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Page
 from test_table import BUTTONS_JS  # the screen and the enabled buttons, with their data-* hooks
 
 from lostcities.fair.sodium import SodiumGroup
@@ -272,11 +272,11 @@ class Record:
 
 
 def recorded(record: Record) -> Any:
-    """An open_app setup that records the player's context into `record`."""
+    """An open_app setup that records the player's page (each of its documents) into
+    `record`."""
 
     def setup(page: Page) -> None:
-        context: BrowserContext = page.context
-        context.expose_function("__lcRecord", record.add)
-        context.add_init_script(RECORDER)
+        page.expose_function("__lcRecord", record.add)
+        page.add_init_script(RECORDER)
 
     return setup

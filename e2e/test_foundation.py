@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_python_runs_and_every_request_stays_on_the_host(
-    app: AppPage, lc_server: Server
+    open_app: Callable[..., AppPage], lc_server: Server
 ) -> None:
+    app = open_app(fresh=True)  # a context of its own: every request of it recorded
     assert app.page.evaluate("document.documentElement.dataset.ready") == "true"
     assert app.page.title() == "Lost Cities"
     fetched = [url for url in app.requests if not url.startswith(("data:", "blob:"))]

@@ -192,7 +192,7 @@ def test_a_whole_match_is_played_by_clicks_on_the_trimmed_runtime(
         page.on("response",
                 lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
 
-    app = open_app(setup=watch)
+    app = open_app(setup=watch, fresh=True)  # every request of a first visit recorded
     page = app.page
     page.select_option('[data-option="rounds"]', "1")
     for box in page.locator('#setup-form input[type="checkbox"][data-option]').all():

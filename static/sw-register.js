@@ -33,6 +33,7 @@
   }
 
   function watch(reg) {
+    if (!reg) return;  // a browser that keeps its workers off answers nothing
     registration = reg;
     // A waiting worker with a controller is an update; without one it is the first install.
     if (reg.waiting && navigator.serviceWorker.controller) offer(reg.waiting);
@@ -131,7 +132,9 @@
     navigator.serviceWorker
       .register(new URL("sw.js", base), {scope: new URL("./", base).href, updateViaCache: "none"})
       .then(watch)
-      .catch(function (error) { console.error("service worker: " + error); });
+      .catch(function (error) {  // refused (a private window): the game plays, not offline
+        console.warn("service worker refused: " + error);
+      });
   });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") checkForUpdate().catch(function () {});
