@@ -208,14 +208,6 @@ def wait_ready_fixture() -> Callable[..., None]:
     return wait_ready
 
 
-CLEAR_STORAGE = """if (!sessionStorage.getItem("lc-e2e-cleared")) {
-  sessionStorage.setItem("lc-e2e-cleared", "1");
-  localStorage.clear();
-}"""
-"""Run first on a page of a shared context: its first document starts on empty storage (what
-the context's earlier pages left is gone); its reloads keep what it wrote."""
-
-
 @pytest.fixture(scope="session")
 def shared_contexts(browser: Browser, lc_server: Server) -> Iterator[list[BrowserContext]]:
     """Browser contexts kept for the whole session, one a player (a test's first open_app
@@ -228,9 +220,11 @@ def shared_contexts(browser: Browser, lc_server: Server) -> Iterator[list[Browse
         context.close()
 
 
-def _shared(contexts: list[BrowserContext], slot: int, browser: Browser,
-            server: Server) -> BrowserContext:
-    """The shared context of `slot` (made on first use), online, its earlier pages closed."""
+def _shared_page(contexts: list[BrowserContext], slot: int, browser: Browser,
+                 server: Server) -> Page:
+    """A new page in the shared context of `slot` (made on first use): the context online,
+    its earlier pages closed, the app's origin's storage emptied (by the browser, after the
+    closed pages' last writes)."""
     while len(contexts) <= slot:
         context = browser.new_context(base_url=server.url, service_workers="block")
         context.add_init_script("window.lcWarmUp = false;")
@@ -240,7 +234,12 @@ def _shared(contexts: list[BrowserContext], slot: int, browser: Browser,
     for page in context.pages:
         page.close()
     context.set_offline(False)
-    return context
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Storage.clearDataForOrigin", {"origin": server.origin, "storageTypes":
+                                                "local_storage,indexeddb,cache_storage"})
+    cdp.detach()
+    return page
 
 
 @pytest.fixture
@@ -276,8 +275,7 @@ def open_app(browser: Browser, lc_server: Server,
             contexts.append(context)
             page = context.new_page()
         else:
-            page = _shared(shared_contexts, slot, browser, lc_server).new_page()
-            page.add_init_script(CLEAR_STORAGE)
+            page = _shared_page(shared_contexts, slot, browser, lc_server)
         pages.append(page)
         app = AppPage(page)
 

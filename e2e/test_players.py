@@ -1,5 +1,6 @@
 """The player's features in real Chromium: statistics and the history (kept across a reload and
-an offline boot, moved to another profile by file, a corrupt record set aside), the series and
+an offline boot, moved to another profile by file; a corrupt record set aside is proven natively,
+tests/test_webui_players.py), the series and
 Play again, the replay of a finished match, the first-game guide and the score calculator.
 
 Every wait is on a state (the screen, a data-* hook, a button enabled); the matches are played
@@ -23,7 +24,6 @@ from test_pwa import Player, first_visit, serve, server_is_down, site  # noqa: F
 
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
                          "has_touch": True, "device_scale_factor": 2}
-DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
 TALL: ViewportSize = {"width": 1280, "height": 1400}
 
 OUR_TURN = """() => {
@@ -147,19 +147,18 @@ def open_profile(browser_type: BrowserType, browser_type_launch_args: dict[str, 
         context.close()
 
 
-@pytest.mark.parametrize("device", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_stats_of_three_matches_survive_a_reload_an_offline_boot_and_a_move_by_file(
-    device: dict[str, Any], site: Path,  # noqa: F811 (the fixture imported above)
+def test_stats_of_two_matches_survive_a_reload_an_offline_boot_and_a_move_by_file(
+    site: Path,  # noqa: F811 (the fixture imported above)
     open_profile: Callable[[dict[str, Any]], tuple[BrowserContext, Page, list[str]]],
     open_app: Callable[..., AppPage], tmp_path: Path,
 ) -> None:
-    context, page, errors = open_profile(device)
+    context, page, errors = open_profile(PHONE)
     with ExitStack() as stack:
         url = serve(stack, site)
         first_visit(Player(context, page, page_errors=errors), url)
         start_against_computer(page)
         ends = []
-        for number in range(3):
+        for number in range(2):
             if number:
                 page.click('#screen [data-action="play-again"]')  # same opponent and options
                 wait_screen(page, "turn")
@@ -202,38 +201,11 @@ def test_stats_of_three_matches_survive_a_reload_an_offline_boot_and_a_move_by_f
     other.page.set_input_files('input[data-field="import-stats"]', files=[{
         "name": "history.json", "mimeType": "application/json",
         "buffer": exported.encode("utf-8")}])
-    other.page.wait_for_selector("#screen .notice >> text=3 new matches imported.")
+    other.page.wait_for_selector("#screen .notice >> text=2 new matches imported.")
     other.page.click('[data-action="stats-close"]')
     wait_screen(other.page, "setup")
     assert stats_shown(other.page) == want
     assert other.page_errors == []
-
-
-def test_a_corrupt_record_is_set_aside_with_a_notice(open_app: Callable[..., AppPage]) -> None:
-    app = open_app()
-    page = app.page
-    start_against_computer(page)
-    ends = [play_match(page)]
-    page.click('#screen [data-action="play-again"]')
-    wait_screen(page, "turn")
-    ends.append(play_match(page))
-    corrupt = page.evaluate(f"""() => {{
-      const doc = JSON.parse(localStorage.getItem("{HISTORY_KEY}"));
-      doc.records[0].winner = doc.records[0].winner === 0 ? 1 : 0;  // not the higher total
-      localStorage.setItem("{HISTORY_KEY}", JSON.stringify(doc));
-      return doc.records[0];
-    }}""")
-    page.reload()
-    wait_ready(page, page_errors=app.page_errors)
-    shown = stats_shown(page)
-    assert page.inner_text("#notice [role=alert]").startswith(
-        "1 damaged match records could not be read")
-    assert shown == figures_of(ends[1:])
-    aside = page.evaluate(f"""() => Object.keys(localStorage)
-      .filter((k) => k.startsWith("{HISTORY_KEY}.set-aside."))
-      .map((k) => JSON.parse(localStorage.getItem(k)))""")
-    assert [doc["records"] for doc in aside] == [[corrupt]]
-    assert app.page_errors == []
 
 
 def test_a_replay_steps_through_every_move_to_the_match_end_scores(

@@ -15,6 +15,7 @@ from typing import Any
 
 from conftest import AppPage, wait_ready
 from playwright.sync_api import Page, Route
+from test_trimmed_runtime import PLUGIN_CHUNKS
 
 from lostcities import JOBS, MIXUPS, ScoringRules, score_expedition
 
@@ -55,8 +56,10 @@ RESULTS_JS = """() => [...document.querySelectorAll('.breakdown')].map(section =
 }))"""
 
 
-def open_table(open_app: Callable[..., AppPage], viewport: dict[str, int] = PHONE) -> AppPage:
-    """The app at `viewport`, booted, on the setup screen.
+def open_table(open_app: Callable[..., AppPage], viewport: dict[str, int] = PHONE,
+               failed: list[str] | None = None) -> AppPage:
+    """The app at `viewport`, booted, on the setup screen; with `failed`, on a first visit (a
+    new context), every response of status 400 or more put in `failed`.
 
     Reduced motion is on, so that no check (axe's contrast, a screenshot) meets a card halfway
     through its short animation."""
@@ -64,8 +67,11 @@ def open_table(open_app: Callable[..., AppPage], viewport: dict[str, int] = PHON
     def setup(page: Page) -> None:
         page.set_viewport_size(viewport)
         page.emulate_media(reduced_motion="reduce")
+        if failed is not None:
+            page.on("response", lambda r: failed.append(f"{r.status} {r.url}")
+                    if r.status >= 400 else None)
 
-    app = open_app(setup=setup)
+    app = open_app(setup=setup, fresh=failed is not None)
     assert app.page.evaluate("document.body.dataset.screen") == "setup"
     return app
 
@@ -246,10 +252,16 @@ def test_a_whole_match_on_a_phone(open_app: Callable[..., AppPage]) -> None:
     assert page.input_value('[data-field="name1"]') == "Ana"  # the form keeps its values
 
 
-def test_a_whole_match_with_every_option(open_app: Callable[..., AppPage]) -> None:
-    app = open_table(open_app)
+def test_a_whole_match_with_every_option_on_a_first_visit(
+        open_app: Callable[..., AppPage]) -> None:
+    """Also: the trimmed runtime (e2e/test_trimmed_runtime.py) carries all a match needs."""
+    failed: list[str] = []
+    app = open_table(open_app, failed=failed)
     bot = play_whole_match(app, ALL_OPTIONS, seed=2, tag="-options")
     assert "jobs" in bot.seen
+    assert failed == []
+    assert [url for url in app.requests if any(c in url for c in PLUGIN_CHUNKS)] == []
+    assert any(url.endswith("/python_stdlib.zip") for url in app.requests)
 
 
 def test_a_reload_mid_turn_resumes_identical(open_app: Callable[..., AppPage]) -> None:
@@ -316,7 +328,7 @@ def test_a_corrupt_save_is_reported_and_set_aside(open_app: Callable[..., AppPag
     assert page.evaluate(f"localStorage.getItem('{SAVE_KEY}')") is None
     aside = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith("
                           "'lostcities.match.set-aside.')).map((k) => localStorage.getItem(k))")
-    assert len(aside) == 1 and aside[0].startswith("{")
+    assert len(aside) == 1 and aside[0].startswith("{"), aside
     click(page, {"action": "dismiss-notice"})
     click(page, {"action": "start"})  # the page still works
     assert page.evaluate("document.body.dataset.screen") == "handoff"
