@@ -12,14 +12,15 @@ seat open in another tab of this browser: ``data-screen="elsewhere"`` with ``dat
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from webui.html import EMPTY, Markup, button, confirm, el, join, void
 from webui.i18n import t
-from webui.online.liveness import OWED_SHOWN_AFTER
 
 QUIET_ZONE = 4
 """Blank modules around a QR code, as the QR standard asks."""
+OWED_SHOWN_AFTER: Final = 1.0
+"""Seconds of owed silence before the badge shows its clock (a quick answer shows none)."""
 
 
 def qr_svg(matrix: Sequence[Sequence[bool]], label: str) -> Markup:
