@@ -10,9 +10,9 @@ the score calculator, rematch series and the first-game guide.
 - the listeners `on_view`, `on_match_end` and `on_abandoned`: each match is kept as it is
   played and recorded at its end, or as abandoned by the other player when the player ends
   an online match whose other page fell silent (webui/keeper.py, webui/history_store.py);
-- a part (`add_part`): on the match-end screen the series score, Play again (the same opponent
-  and options; the series goes on), Replay and Statistics; on the guide's table its step
-  (webui/guide.py).
+- a part (`add_part`): on the match-end screen the series score and where an online rematch
+  stands (webui/match_end.py), Play again (the same opponent and options; the series goes
+  on), Replay and Statistics; on the guide's table its step (webui/guide.py).
 
 Online matches are recorded too (without their moves: the page never holds their seed). Their
 Play again asks the other page for a rematch in the same room (webui/seats/fair.py
@@ -35,14 +35,14 @@ from webui.history import MatchRecord
 from webui.history_store import HistoryStore
 from webui.html import EMPTY, Markup, button, el, join
 from webui.keeper import Keeper, utc_date
-from webui.online.screens import problem_text
+from webui.match_end import rematch_html, series_html
 from webui.player_text import t
 from webui.replay import ACTIONS as REPLAY_ACTIONS
 from webui.replay import replay_doc, replay_of, replay_step
 from webui.seats import MATCH_KEY, Seat, View
 from webui.seats.computer import BotMatch
-from webui.seats.fair import FairGuest, FairSeat
-from webui.series import Series, series_html
+from webui.seats.fair import FairSeat
+from webui.series import Series
 from webui.session import parse_save
 from webui.setup import form_name
 from webui.stats import compute_stats
@@ -270,35 +270,9 @@ class Players:
             online is not None and bool(series.results)))
         line = series_html(series, view["names"], lang) if series is not None and counted \
             else EMPTY
-        rematch = EMPTY if online is None else self._rematch(online, lang)
+        rematch = EMPTY if online is None else rematch_html(
+            online, lang, self.controller.page.clock())
         return join((line, rematch, el("p", buttons, class_="more-actions")))
-
-    def _rematch(self, seat: FairSeat, lang: str) -> Markup:
-        """Where an online rematch stands: ``[data-rematch]`` is ``asked`` (this player asked,
-        the other has not answered), ``invited`` (the other player asked) or ``starting``
-        (both agreed: the next match is being dealt); a refused rematch message is said."""
-        remote = seat.remote(self.controller.page.clock())
-        name = remote.opponent if remote is not None and remote.opponent else t(
-            lang, "status.opponent")
-        away = remote is None or remote.state != "connected" or remote.host_away is not None
-        if seat.starting:
-            state, text = "starting", t(lang, "rematch.starting")
-        elif seat.asked is not None:
-            state, text = "asked", t(lang, "rematch.asked", name=name)
-            if away:
-                text += " " + t(lang, "rematch.away")
-        elif seat.heard is not None and seat.may_rematch():
-            state, text = "invited", t(lang, "rematch.invited", name=name)
-        else:
-            state, text = None, ""
-        if isinstance(seat, FairGuest) and seat.host_away == "left" and not seat.starting:
-            state, text = None, t(lang, "rematch.left", name=name)
-        refused = seat.rematch_refused
-        return join((
-            el("p", text, class_="rematch", data_rematch=state, role="status") if text
-            else EMPTY,
-            el("p", t(lang, "rematch.refused", reason=problem_text(lang, refused)),
-               class_="rematch-refused", role="alert") if refused else EMPTY))
 
     def series_of(self, seat: Seat) -> Series | None:
         """The series `seat`'s match belongs to (online, as the seat counts it once the

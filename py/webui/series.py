@@ -29,9 +29,6 @@ from typing import Any, Final
 
 from lostcities import Options
 
-from webui.html import EMPTY, Markup, el, join
-from webui.player_text import t
-
 MAX_MATCHES: Final = 999
 MAX_TOTAL: Final = 50_000
 KEY_CHARS: Final = 32
@@ -171,15 +168,3 @@ def read_rematch(payload: object, mine: Series, sender_is_host: bool) -> Series:
         raise ValueError("the guest's series is ahead of the host's")
     return longer
 
-
-def series_html(series: Series, names: Sequence[str], lang: str) -> Markup:
-    """The series score for the match-end screen: ``[data-series][data-player]`` holds the
-    matches that seat won."""
-    drawn, left = series.drawn, len(series.abandoned)
-    extra = join((el("span", " · ", t(lang, "series.drawn", count=drawn)) if drawn else EMPTY,
-                  el("span", " · ", t(lang, "series.abandoned", count=left)) if left
-                  else EMPTY))
-    return el("p", el("span", t(lang, "series.label"), ": "), names[0], " ",
-              el("b", series.wins(0), data_series=True, data_player=0), " – ",
-              el("b", series.wins(1), data_series=True, data_player=1), " ", names[1], extra,
-              class_="series", data_series_matches=len(series.results))
