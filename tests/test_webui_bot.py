@@ -19,7 +19,8 @@ import lostcities
 from lostcities import Options
 from lostcities.bots import LEVELS
 from lostcities.bots.strong import run_steps
-from webui.seats.computer import OPPONENTS, BotMatch, level_bot, run_sliced
+from webui.seats.computer import OPPONENTS, BotMatch
+from webui.thinking import level_bot, run_sliced
 from webui.hint import can_hint, describe, hint_steps, reason, render_hint
 from webui.session import Session
 

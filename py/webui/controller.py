@@ -40,12 +40,13 @@ from webui.i18n import LANG_KEY, t
 from webui.online.screens import status_bar, sync_mark
 from webui.screens import render_doc, render_rules, screen_name
 from webui.seats import MATCH_KEY, Remote, Seat, View
-from webui.seats.computer import OPPONENTS, PACE, BotMatch, run_sliced
+from webui.seats.computer import OPPONENTS, PACE, BotMatch
 from webui.seats.local import LocalMatch
 from webui.session import TABLE_ACTIONS, Session
 from webui.setaside import Storage, set_aside
 from webui.setup import parse_setup
 from webui.table import Extras
+from webui.thinking import run_sliced
 
 Listener = Callable[[View, Seat], None]
 """Told a view and the seat it is from (``seat.mode``: ``pass-and-play``, ``computer``,

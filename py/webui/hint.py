@@ -18,7 +18,7 @@ from webui.cards import card_name, colour_name, parse_card
 from webui.html import EMPTY, Markup, button, el
 from webui.i18n import t
 from webui.seats import Steps
-from webui.seats.computer import HARD_TIME_LIMIT, level_bot, think_steps
+from webui.thinking import HARD_TIME_LIMIT, level_bot, think_steps
 
 View = dict[str, Any]
 Move = dict[str, Any]
