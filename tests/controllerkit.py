@@ -14,7 +14,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, ClassVar
 
 from webui.controller import MatchController
-from webui.frame import Frame
+from webui.kernel.frame import Frame
 from webui.seats import MATCH_KEY, View
 
 FORM = {"name1": "Ana", "name2": "Ben", "rounds": "1", "starts": "0", "mode": "local",

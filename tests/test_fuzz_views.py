@@ -32,10 +32,10 @@ from webui.hint import render_hint
 from webui.online import control
 from webui.seats.fair import FairGuest
 from webui.online.screens import render_guest_waiting, status_bar, sync_mark
-from webui.regions import plain
+from webui.kernel.regions import plain
 from webui.screens import render_doc
 from webui.table import Extras
-from webui.uistate import UiState
+from webui.kernel.uistate import UiState
 
 View = dict[str, Any]
 

@@ -23,7 +23,7 @@ from webui.history import APP, load
 from webui.history_store import HISTORY_KEY
 from webui.keeper import CURRENT_KEY
 from webui.players import Players
-from webui.regions import plain
+from webui.kernel.regions import plain
 from webui.seats import MATCH_KEY, Remote, Seat, View
 from webui.seats.computer import BotMatch
 from webui.series import series_key

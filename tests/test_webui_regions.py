@@ -1,5 +1,5 @@
-"""Keyed regions (webui/regions.py): the page's updates give exactly the new screen, and a click
-replaces only what it changed.
+"""Keyed regions (webui/kernel/regions.py): the page's updates give exactly the new screen,
+and a click replaces only what it changed.
 
 The operations are carried out on a small document tree (html.parser), as the page does on the
 DOM, over whole matches played by the click-bot of test_webui_table.py.
@@ -18,7 +18,7 @@ from sessionkit import session_screen
 
 from lostcities import Options
 from webui.html import EMPTY, Markup, esc
-from webui.regions import Op, Region, diff, keyed, parse, plain, unescape
+from webui.kernel.regions import Op, Region, diff, keyed, parse, plain, unescape
 from webui.screens import render_doc, render_screen
 from webui.table import Extras
 

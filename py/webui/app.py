@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import js  # type: ignore[import-not-found]
 
 from webui.boot.warm import warm_up
-from webui.frame import Frame
+from webui.kernel.frame import Frame
 from webui.i18n import LANG_KEY, pick_language
 from webui.online.codes import ONLINE_SAVE_KEYS, code_from_query
 from webui.page import Page

@@ -12,7 +12,7 @@ page over the network) and the table's UI state. Whatever the seat, the controll
 - thinks in time slices for this device: the computer's moves and the hints;
 - hears what changes without a click (the computer's move, the other page's message, the
   connection once a second) and shows it;
-- sets aside (webui/setaside.py) a save that can't be loaded or a match that can't be shown,
+- sets aside (webui/kernel/setaside.py) a save that can't be loaded or a match that can't be shown,
   and says so in a notice.
 
 Screens outside a match plug in (`plug`, `Screen`): the online lobby and waiting room are one
@@ -33,7 +33,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from webui import pwa
-from webui.frame import Frame
+from webui.kernel.frame import Frame
 from webui.hint import can_hint, hint_steps, render_hint
 from webui.html import EMPTY, Markup, button, confirm, el, join, region
 from webui.i18n import LANG_KEY, t
@@ -43,7 +43,7 @@ from webui.seats import MATCH_KEY, Remote, Seat, View
 from webui.seats.computer import OPPONENTS, PACE, BotMatch
 from webui.seats.local import LocalMatch
 from webui.session import TABLE_ACTIONS, Session
-from webui.setaside import Storage, set_aside
+from webui.kernel.setaside import Storage, set_aside
 from webui.setup import parse_setup
 from webui.table import Extras
 from webui.thinking import run_sliced

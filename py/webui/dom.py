@@ -18,7 +18,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from webui.regions import Op
+from webui.kernel.regions import Op
 
 _LISTENER = """
 return (event) => {

@@ -2,7 +2,7 @@
 
 The document is webui/history.py's (``{"app": "lostcities-history", "version": 1, "records":
 [...]}``), read once when first needed. A record that does not hold up is set aside
-(webui/setaside.py: ``lostcities.history.set-aside.<stamp>``, a history document of the bad
+(webui/kernel/setaside.py: ``lostcities.history.set-aside.<stamp>``, a history document of the bad
 records, so it can be imported again once mended) and the rest is kept; a document that can't
 be read at all is set aside whole. Either way the player is told once (`take_notice`), and the
 page goes on. Browser-free: the storage is handed in (localStorage in the page).
@@ -17,7 +17,7 @@ from typing import Final
 from webui.history import (
     APP, VERSION, Imported, MatchRecord, Notice, dump, export_name, import_text, load, merge,
 )
-from webui.setaside import Storage, set_aside
+from webui.kernel.setaside import Storage, set_aside
 
 HISTORY_KEY: Final = "lostcities.history"
 

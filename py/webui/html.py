@@ -1,4 +1,5 @@
-"""Small HTML building blocks shared by the screens: cards and buttons, on top of webui.markup.
+"""Small HTML building blocks shared by the screens: cards and buttons, on top of
+webui.kernel.markup.
 
 The markup helpers (`esc`, `html`, `el`, `attrs`, ...) escape every value they are given unless
 it is `Markup` already; they are re-exported here for the screens.
@@ -9,8 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from webui.cards import card_face, card_name, parse_card
-from webui.markup import EMPTY, Markup, attrs, el, esc, html, join, region, void
-from webui.symbols import icon
+from webui.kernel.markup import EMPTY, Markup, attrs, el, esc, html, join, region, void
+from webui.kernel.symbols import icon
 
 __all__ = ["EMPTY", "Markup", "attrs", "button", "card_inner", "card_span", "confirm", "el", "esc",
            "html", "icon", "join", "region", "void"]

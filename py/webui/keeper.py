@@ -30,7 +30,7 @@ from webui.history import MatchLog, MatchRecord
 from webui.history_store import HistoryStore
 from webui.seats import Seat, View
 from webui.series import Series, series_key
-from webui.setaside import Storage, set_aside
+from webui.kernel.setaside import Storage, set_aside
 
 CURRENT_KEY: Final = "lostcities.current"
 MAX_BYTES: Final = 200_000

@@ -1,7 +1,7 @@
 """The page's DOM glue, the one place that touches the document (Pyodide only).
 
 `Page` builds the containers, listens to clicks and keys (one delegated listener, dom.py),
-writes each `Frame` the controller makes (webui/frame.py) and reads the setup form. Writing
+writes each `Frame` the controller makes (webui/kernel/frame.py) and reads the setup form. Writing
 puts in only what changed: the screen's keyed regions whose HTML differs from what is shown
 (regions.py), the banners and the Rules page when their HTML changed, the static form's words
 when the language changed. Keyboard focus on a replaced control is put back on its twin.
@@ -20,9 +20,9 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from webui.dom import AfterPaint, Patcher, click_listener
-from webui.frame import Frame
+from webui.kernel.frame import Frame
 from webui.i18n import t
-from webui.regions import Region, diff, parse
+from webui.kernel.regions import Region, diff, parse
 
 UPDATE_READY_EVENT = "lc:update-ready"
 """Dispatched on ``window`` when a new version is installed and waits (static/sw-register.js)."""

@@ -30,10 +30,10 @@ from lostcities.cards import card_text
 from webui.history import MatchRecord
 from webui.html import Markup, button, card_span, el, join
 from webui.player_text import t
-from webui.regions import parse, plain
+from webui.kernel.regions import parse, plain
 from webui.screens import log_line, render_doc, screen_name
 from webui.table import top_bar
-from webui.uistate import UiState
+from webui.kernel.uistate import UiState
 
 View = dict[str, Any]
 ACTIONS = ("replay-prev", "replay-next", "replay-round")

@@ -14,9 +14,9 @@ from webui.cards import card_name, colour_name
 from webui.html import EMPTY, Markup, button, card_span, el, icon, join, region
 from webui.i18n import RULES_SECTIONS, t
 from webui.moves import has_type, is_legal
-from webui.regions import plain
+from webui.kernel.regions import plain
 from webui.table import Extras, mixup_announcement, mixup_line, render_table, top_bar
-from webui.uistate import UiState
+from webui.kernel.uistate import UiState
 
 View = dict[str, Any]
 

@@ -18,7 +18,7 @@ from lostcities.protocol import ProtocolError, decode_json
 from webui.seats import MATCH_KEY, Seat
 from webui.seats.computer import BotMatch, is_bot_match
 from webui.seats.local import LocalMatch
-from webui.uistate import UiState
+from webui.kernel.uistate import UiState
 
 SAVE_APP = "lostcities-webui"
 SAVE_VERSION = 1

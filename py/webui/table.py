@@ -20,7 +20,7 @@ from webui.i18n import t
 from webui.moves import (
     draw_block_reason, has_type, is_legal, legal, play_block_reason, refusal_text,
 )
-from webui.uistate import UiState
+from webui.kernel.uistate import UiState
 
 View = dict[str, Any]
 

@@ -11,7 +11,7 @@ or a saved seat: reopening the page, or joining the same code again, takes the s
 The seats play a fair match (webui/seats/fair.py) with libsodium's group
 (`JsSodiumGroup`), loaded with the online libraries: a seat is handed its group (and a saved
 one replays its match) before its transport is attached. A saved match that does not replay
-is set aside (webui/setaside.py) and the lobby says why.
+is set aside (webui/kernel/setaside.py) and the lobby says why.
 
 A seat runs in one tab of this browser at a time (webui/online/seatlock.py): the lobby claims
 a seat's lock before it starts the seat, and reads a saved seat only once it holds it. While
@@ -51,7 +51,7 @@ from webui.page import Page
 from webui.seats import problem
 from webui.seats.fair import GUEST_SEAT, HOST_SEAT, FairGuest, FairHost, FairSeat, new_token
 from webui.session import parse_save
-from webui.setaside import set_aside
+from webui.kernel.setaside import set_aside
 from webui.setup import NAME_MAX, Setup, parse_setup
 
 Saved = TypeVar("Saved", FairHost, FairGuest)

@@ -60,7 +60,7 @@ from webui.online.control import Control, ControlError, MatchSetup, check_name
 from webui.online.liveness import LOST, PING_EVERY, Liveness, Owed, RateLimit, State
 from webui.seats import Move, Problem, Refusal, Remote, Seat, View, problem, refusal_of, refused
 from webui.series import Series, read_rematch, rematch_payload, series_key
-from webui.setaside import Storage, set_aside
+from webui.kernel.setaside import Storage, set_aside
 
 HOST_SEAT: Final = 0
 GUEST_SEAT: Final = 1
@@ -540,7 +540,7 @@ class FairSeat(Seat):
 
     def _keep_evidence(self) -> None:
         """The player leaves a match a failed check stopped: its save (the match up to the last
-        good message, the error and its evidence) is set aside (webui/setaside.py), not lost
+        good message, the error and its evidence) is set aside (webui/kernel/setaside.py), not lost
         with the room."""
         if self._store is not None and self.stopped:
             set_aside(self._store, self.save_key, self._text(), int(time.time() * 1000),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from webui.regions import keyed
+from webui.kernel.regions import keyed
 
 
 class Markup(str):

@@ -4,7 +4,7 @@ Each symbol is drawn by CSS (static/app.css) as an SVG mask over an empty span i
 colour (``currentColor``), with its darker detail lines as a second mask: a card carries
 ``<span class="sym s-R">`` instead of an inline ``<svg>`` (cheaper to build, parse, style and lay
 out). The SVG sources are here; `symbol_css()` makes app.css's block of rules from them
-(``python -m webui.symbols --write`` rewrites it; a test checks that it is up to date).
+(``python -m webui.kernel.symbols --write`` rewrites it; a test checks that it is up to date).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from webui.markup import Markup, el
+from webui.kernel.markup import Markup, el
 
 
 class Symbol(NamedTuple):
@@ -56,7 +56,8 @@ _SYMBOLS: dict[str, Symbol] = {
 
 SYMBOL_IDS: tuple[str, ...] = tuple(_SYMBOLS)
 
-CSS_BEGIN = "/* symbols: made by py/webui/symbols.py (python -m webui.symbols --write) */"
+CSS_BEGIN = ("/* symbols: made by py/webui/kernel/symbols.py"
+             " (python -m webui.kernel.symbols --write) */")
 CSS_END = "/* end of symbols */"
 
 
@@ -109,11 +110,11 @@ if __name__ == "__main__":
     import sys
     from pathlib import Path
 
-    css_path = Path(__file__).resolve().parents[2] / "static" / "app.css"
+    css_path = Path(__file__).resolve().parents[3] / "static" / "app.css"
     current = css_path.read_text(encoding="utf-8")
     wanted = css_file_with_symbols(current)
     if "--write" in sys.argv[1:]:
         css_path.write_text(wanted, encoding="utf-8")
     elif wanted != current:
         sys.exit("static/app.css: the symbol rules are out of date "
-                 "(python -m webui.symbols --write)")
+                 "(python -m webui.kernel.symbols --write)")

@@ -18,8 +18,8 @@ class Frame(NamedTuple):
     """``body[data-screen]``: ``setup``, a table screen (``handoff``, ``jobs``, ``turn``,
     ``round-end``, ``match-end``), an online one (``lobby``, ``waiting``) or a plugged one's."""
     doc: str = ""
-    """The screen's HTML with its keyed regions marked (webui/regions.py); empty for the setup,
-    whose form is in index.html."""
+    """The screen's HTML with its keyed regions marked (webui/kernel/regions.py); empty for the
+    setup, whose form is in index.html."""
     banners: str = ""
     """Over the screen (``#notice``): a notice, the abandon question, the update offer."""
     rules: str = ""
