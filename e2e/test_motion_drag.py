@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, Viewp
 
 import lostcities
 from webui.seats.computer import BotMatch
-from webui.cards import parse_card
+from webui.text.cards import parse_card
 from webui.session import Session
 
 SAVE_KEY = "lostcities.match"

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import BrowserContext, BrowserType, Page, Request
 
 from conftest import ROOT, STATE_TIMEOUT_MS, Server, dev_server, wait_ready
-from webui.i18n import t as online_t
+from webui.text.i18n import t as online_t
 
 sys.path.insert(0, str(ROOT / "scripts"))
 

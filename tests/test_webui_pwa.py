@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from webui import pwa
-from webui.i18n import LANGUAGES, t
+from webui.text.i18n import LANGUAGES, t
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

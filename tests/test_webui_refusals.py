@@ -16,8 +16,8 @@ from lostcities.state import PHASES
 from webui.seats import SEAT_REFUSALS, refused
 from webui.seats.computer import BotMatch
 from webui.seats.local import LocalMatch
-from webui.i18n import LANGUAGES, MESSAGES
-from webui.moves import refusal_key, refusal_text
+from webui.text.i18n import LANGUAGES, MESSAGES
+from webui.text.moves import refusal_key, refusal_text
 from webui.session import Session
 
 SAMPLE_DATA: dict[str, Any] = {

@@ -19,7 +19,7 @@ import js  # type: ignore[import-not-found]
 
 from webui.boot.warm import warm_up
 from webui.kernel.frame import Frame
-from webui.i18n import LANG_KEY, pick_language
+from webui.text.i18n import LANG_KEY, pick_language
 from webui.online.codes import ONLINE_SAVE_KEYS, code_from_query
 from webui.page import Page
 from webui.seats import MATCH_KEY

@@ -36,7 +36,7 @@ from webui import pwa
 from webui.kernel.frame import Frame
 from webui.hint import can_hint, hint_steps, render_hint
 from webui.html import EMPTY, Markup, button, confirm, el, join, region
-from webui.i18n import LANG_KEY, t
+from webui.text.i18n import LANG_KEY, t
 from webui.online.screens import status_bar, sync_mark
 from webui.screens import render_doc, render_rules, screen_name
 from webui.seats import MATCH_KEY, Remote, Seat, View

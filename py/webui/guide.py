@@ -25,7 +25,7 @@ import lostcities
 from lostcities.scenario import position
 
 from webui.html import EMPTY, Markup, button, el
-from webui.player_text import t
+from webui.text.player_text import t
 from webui.seats import Move, Refusal, Steps, refused
 from webui.seats.computer import BotMatch
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from webui.cards import card_face, card_name, parse_card
+from webui.text.cards import card_face, card_name, parse_card
 from webui.kernel.markup import EMPTY, Markup, attrs, el, esc, html, join, region, void
 from webui.kernel.symbols import icon
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from webui.html import EMPTY, Markup, el, join
 from webui.online.screens import problem_text
-from webui.player_text import t
+from webui.text.player_text import t
 from webui.seats.fair import FairGuest, FairSeat
 from webui.series import Series
 

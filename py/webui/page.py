@@ -21,7 +21,7 @@ from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from webui.dom import AfterPaint, Patcher, click_listener
 from webui.kernel.frame import Frame
-from webui.i18n import t
+from webui.text.i18n import t
 from webui.kernel.regions import Region, diff, parse
 
 UPDATE_READY_EVENT = "lc:update-ready"

@@ -36,7 +36,7 @@ from webui.history_store import HistoryStore
 from webui.html import EMPTY, Markup, button, el, join
 from webui.keeper import Keeper, utc_date
 from webui.match_end import rematch_html, series_html
-from webui.player_text import t
+from webui.text.player_text import t
 from webui.replay import ACTIONS as REPLAY_ACTIONS
 from webui.replay import replay_doc, replay_of, replay_step
 from webui.seats import MATCH_KEY, Seat, View

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from webui.html import EMPTY, Markup, button, el
-from webui.i18n import t
+from webui.text.i18n import t
 
 UPDATE_ACTION = "update"
 """The ``data-action`` of the offer's button."""

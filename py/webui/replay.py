@@ -29,7 +29,7 @@ from lostcities.cards import card_text
 
 from webui.history import MatchRecord
 from webui.html import Markup, button, card_span, el, join
-from webui.player_text import t
+from webui.text.player_text import t
 from webui.kernel.regions import parse, plain
 from webui.screens import log_line, render_doc, screen_name
 from webui.table import top_bar

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from lostcities import Options
 from lostcities.names import clean_name
 
-from webui.i18n import t
+from webui.text.i18n import t
 
 NAME_MAX = 20
 OPTION_FIELDS: dict[str, str] = {

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from webui.cards import colour_name
+from webui.text.cards import colour_name
 from webui.history import MatchRecord, Notice
 from webui.html import EMPTY, Markup, button, card_span, el, join, void
-from webui.player_text import t
+from webui.text.player_text import t
 from webui.stats import OPPONENTS, RESULTS, ExpeditionFact, Margin, Stats
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 120, 6

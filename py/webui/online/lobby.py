@@ -32,7 +32,7 @@ from lostcities import Options
 from lostcities.names import clean_name
 from webui.controller import MatchController
 from webui.html import EMPTY, Markup
-from webui.i18n import t
+from webui.text.i18n import t
 from webui.online.codes import (
     GUEST_KEY,
     HOST_KEY,

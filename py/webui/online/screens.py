@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from webui.html import EMPTY, Markup, button, confirm, el, join, void
-from webui.i18n import t
+from webui.text.i18n import t
 
 QUIET_ZONE = 4
 """Blank modules around a QR code, as the QR standard asks."""

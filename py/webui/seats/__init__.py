@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Final, NamedTuple
 View = dict[str, Any]
 Move = dict[str, Any]
 Refusal = dict[str, Any]
-"""Why a move is not taken: ``{"code": ..., "data": {...}}``, worded by webui/moves.py. The
+"""Why a move is not taken: ``{"code": ..., "data": {...}}``, worded by webui/text/moves.py. The
 codes are the engine's (`lostcities.REFUSAL_CODES`) and the seats' own (`SEAT_REFUSALS`)."""
 Problem = dict[str, Any]
 """A problem with the other page, or the failed check that stopped the match:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from webui.cards import card_name, colour_name
-from webui.i18n import t
+from webui.text.cards import card_name, colour_name
+from webui.text.i18n import t
 
 View = dict[str, Any]
 Move = dict[str, Any]

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from lostcities.cards import colour_of, value_of
 from lostcities.cards import parse_card as card_id
-from webui.i18n import t
+from webui.text.i18n import t
 
 
 def parse_card(code: str) -> tuple[str, int | None]:

@@ -218,7 +218,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "action.undo": ("Undo", "Deshacer"),
     "action.undo.label": ("Undo your play or discard", "Deshacer tu jugada o descarte"),
     "why.illegal": ("That move is not allowed now.", "Ese movimiento no está permitido ahora."),
-    # -- the engine's refusals, by code (webui.moves.refusal_text; colours as for la pila) ----
+    # -- the engine's refusals, by code (webui.text.moves.refusal_text; colours as for la pila) ----
     "refusal.not-a-move": ("That is not a move.", "Eso no es un movimiento."),
     "refusal.not-your-turn": ("It is not your turn.", "No es tu turno."),
     "refusal.wrong-phase.jobs": ("First pick your job.", "Primero elige tu oficio."),

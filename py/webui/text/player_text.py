@@ -1,13 +1,13 @@
 """The words of the Stats, Replay, Calculator, series and guide parts, in English and Spanish.
 
-Kept beside `webui.i18n`'s catalogue (whose `t` it falls back to, for shared words such as
+Kept beside `webui.text.i18n`'s catalogue (whose `t` it falls back to, for shared words such as
 colours, jobs and mixups), with the same rules: every key in both languages with the same
 placeholders (tests/test_stats_screen.py checks it, and that no key is in both catalogues).
 """
 
 from __future__ import annotations
 
-from webui import i18n
+from webui.text import i18n
 
 # key -> (English, Spanish)
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -227,7 +227,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
 
 
 def t(lang: str, key: str, **values: object) -> str:
-    """The message `key` in `lang` from this catalogue, else from `webui.i18n`'s; KeyError
+    """The message `key` in `lang` from this catalogue, else from `webui.text.i18n`'s; KeyError
     if neither has it."""
     if key not in MESSAGES:
         return i18n.t(lang, key, **values)
