@@ -29,7 +29,7 @@ import json, random, sys, time
 sys.path[:0] = [sys.argv[1]]
 from dataclasses import replace
 from lostcities import Draw, Options, apply, legal_moves, new_match, view
-from webui.screens import render_doc
+from webui.screens.match import render_doc
 from webui.kernel.uistate import UiState
 
 times = []

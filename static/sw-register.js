@@ -1,6 +1,6 @@
 /* Registers the service worker (sw.js), finds waiting updates, asks for persistent storage.
  *
- * window.lcPwa, for the UI (py/webui/pwa.py wraps it):
+ * window.lcPwa, for the UI (py/webui/screens/update_offer.py wraps it):
  *   updateReady()     true when a new version is installed and waits for the player;
  *   applyUpdate()     activates the waiting version and reloads the page once it controls it;
  *                     false if there is none. Call it between games only: never mid-match;

@@ -13,7 +13,7 @@ from typing import Any
 
 from lostcities import Options
 from lostcities.fair.sodium import SodiumGroup
-from webui.online.screens import sync_mark
+from webui.screens.online import sync_mark
 from webui.seats.fair import FairGuest, FairHost, FairSeat
 
 

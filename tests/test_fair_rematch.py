@@ -23,7 +23,7 @@ from webui.history import load
 from webui.history_store import HISTORY_KEY
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.online.screens import problem_text
+from webui.screens.online import problem_text
 from webui.players import Players
 from webui.seats.fair import FairGuest, FairHost, FairSeat
 from webui.series import MAX_TOTAL, Series, series_key

@@ -16,7 +16,7 @@ from fairseats import ALL, Pair, Store, finished
 from lostcities import Options
 from webui.controller import MatchController
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.online.screens import problem_text
+from webui.screens.online import problem_text
 from webui.seats.fair import FairSeat
 
 

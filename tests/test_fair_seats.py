@@ -19,7 +19,7 @@ from lostcities.protocol import APP_VERSION
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.online.liveness import BURST
-from webui.online.screens import problem_text, status_bar
+from webui.screens.online import problem_text, status_bar
 from webui.seats.fair import FairGuest, FairHost
 
 def test_a_whole_match_with_every_option_and_each_move_saved_before_it_is_sent() -> None:

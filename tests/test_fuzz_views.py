@@ -31,10 +31,10 @@ from real_views import playout_views
 from webui.hint import render_hint
 from webui.online import control
 from webui.seats.fair import FairGuest
-from webui.online.screens import render_guest_waiting, status_bar, sync_mark
+from webui.screens.online import render_guest_waiting, status_bar, sync_mark
 from webui.kernel.regions import plain
-from webui.screens import render_doc
-from webui.table import Extras
+from webui.screens.match import render_doc
+from webui.screens.table import Extras
 from webui.kernel.uistate import UiState
 
 View = dict[str, Any]

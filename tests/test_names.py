@@ -17,7 +17,7 @@ from lostcities.cli.host import MatchHost
 from lostcities.names import MAX_NAME_CHARS, clean_name
 from lostcities.protocol import APP_VERSION, PROTOCOL_VERSION
 from webui.seats.local import LocalMatch
-from webui.html import esc
+from webui.screens.html import esc
 from webui.kernel.regions import diff, keyed, parse, plain
 from webui.session import Session
 from webui.setup import NAME_MAX, parse_setup

@@ -18,7 +18,7 @@ from tablocks import MemoryLocks
 from lostcities import Options
 from webui.controller import MatchController
 from webui.online.codes import GUEST_KEY
-from webui.online.screens import problem_text, render_elsewhere
+from webui.screens.online import problem_text, render_elsewhere
 from webui.online.seatlock import Release, SeatGuard, lock_name
 from webui.seats import problem
 from webui.seats.fair import FairGuest

@@ -22,7 +22,7 @@ from webui.history import load, make_record, record_from_json
 from webui.history_store import HISTORY_KEY
 from webui.online.codes import HOST_KEY
 from webui.online.liveness import ABANDON_AFTER, Owed
-from webui.online.screens import clock_text
+from webui.screens.online import clock_text
 from webui.players import Players
 from webui.series import Series, read_rematch, rematch_payload
 from webui.stats import compute_stats

@@ -15,7 +15,7 @@ from test_stats_screen import Page
 from test_webui_table import Elements
 from webui.history import MatchRecord, Replay
 from webui.replay import replay_doc, replay_of, replay_step
-from webui.screens import render_screen
+from webui.screens.match import render_screen
 from webui.kernel.uistate import UiState
 
 ALLOWED_ACTIONS = {"replay-prev", "replay-next", "replay-round", "replay-close", "rules", "lang",

@@ -20,7 +20,7 @@ from fairseats import GROUP, TOKEN, Connection, Store
 from webui.controller import MatchController
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.online.screens import sync_mark
+from webui.screens.online import sync_mark
 from webui.seats import MATCH_KEY, Seat
 from webui.seats.computer import BotMatch
 from webui.seats.local import LocalMatch

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from webui.html import button
+from webui.screens.html import button
 from webui.kernel.markup import EMPTY, Markup, attrs, el, esc, html, join, region, void
-from webui.online.screens import render_guest_waiting, status_bar
+from webui.screens.online import render_guest_waiting, status_bar
 
 WEBUI = Path(__file__).resolve().parent.parent / "py" / "webui"
 MECHANISM = WEBUI / "kernel" / "markup.py"
@@ -24,7 +24,7 @@ NOT_PAGE_HTML = {("kernel/symbols.py", "_url")}
 data URL, from constants only."""
 TRUSTED_MARKUP = {("replay.py", "replay_doc")}
 """(module, function) that may call Markup() on a string: the replay's table is the table's own
-HTML (webui.screens.render_doc) with its top bar swapped and its region markers removed."""
+HTML (webui.screens.match.render_doc) with its top bar swapped and its region markers removed."""
 HOSTILE = '<img src=x onerror="alert(1)">&\''
 
 

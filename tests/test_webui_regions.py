@@ -17,10 +17,10 @@ from test_webui_table import ALL_ON, click_bot_step, new_session
 from sessionkit import session_screen
 
 from lostcities import Options
-from webui.html import EMPTY, Markup, esc
+from webui.screens.html import EMPTY, Markup, esc
 from webui.kernel.regions import Op, Region, diff, keyed, parse, plain, unescape
-from webui.screens import render_doc, render_screen
-from webui.table import Extras
+from webui.screens.match import render_doc, render_screen
+from webui.screens.table import Extras
 
 Node = list  # [tag, attributes, children]; text is a str child
 
@@ -190,7 +190,7 @@ def test_a_region_is_one_element(bad: str) -> None:
 
 
 def test_unescape_reads_back_what_esc_wrote_as_the_html_module_would() -> None:
-    """regions.unescape undoes webui.html.esc (which writes what html.escape writes)."""
+    """regions.unescape undoes webui.screens.html.esc (which writes what html.escape writes)."""
     samples = ["", "plain", "&", "&amp;", "<b>\"Ann\" & 'Bo'</b>", "&#x27;&quot;&lt;", "a&b;c",
                "tom & jerry's \"<>\" &nbsp;", "&&&;;;"]
     for text in samples:

@@ -27,7 +27,7 @@ from webui.seats import MATCH_KEY
 if TYPE_CHECKING:
     from webui.controller import MatchController
 
-LATER = ("lostcities", "lostcities.bots", "webui.screens", "webui.session", "webui.hint",
+LATER = ("lostcities", "lostcities.bots", "webui.screens.match", "webui.session", "webui.hint",
          "webui.controller", "webui.online.net", "webui.online.lobby", "webui.history",
          "webui.replay", "webui.calculator", "webui.keeper", "webui.players",
          "webui.player_page")

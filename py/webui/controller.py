@@ -32,20 +32,20 @@ import random
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
-from webui import pwa
+from webui.screens import update_offer
 from webui.kernel.frame import Frame
 from webui.hint import can_hint, hint_steps, render_hint
-from webui.html import EMPTY, Markup, button, confirm, el, join, region
+from webui.screens.html import EMPTY, Markup, button, confirm, el, join, region
 from webui.text.i18n import LANG_KEY, t
-from webui.online.screens import status_bar, sync_mark
-from webui.screens import render_doc, render_rules, screen_name
+from webui.screens.online import status_bar, sync_mark
+from webui.screens.match import render_doc, render_rules, screen_name
 from webui.seats import MATCH_KEY, Remote, Seat, View
 from webui.seats.computer import OPPONENTS, PACE, BotMatch
 from webui.seats.local import LocalMatch
 from webui.session import TABLE_ACTIONS, Session
 from webui.kernel.setaside import Storage, set_aside
 from webui.setup import parse_setup
-from webui.table import Extras
+from webui.screens.table import Extras
 from webui.thinking import run_sliced
 
 Listener = Callable[[View, Seat], None]
@@ -175,7 +175,7 @@ class MatchController:
         self._shown_badge: tuple[Any, ...] | None = None  # what the badge shows (tick)
         self._save_later = page.after_paint(self._write_save)  # the save waits for the paint
         page.on_window("pagehide", self.hang_up)
-        page.on_update_ready(self.render)  # offered between games (pwa.BETWEEN_GAMES)
+        page.on_update_ready(self.render)  # offered between games (update_offer.BETWEEN_GAMES)
 
     # -- plugging in -----------------------------------------------------------------------
 
@@ -328,7 +328,7 @@ class MatchController:
             self.rules_open = action == "rules"
         elif action == "dismiss-notice":
             self.notice = None
-        elif action == pwa.UPDATE_ACTION:
+        elif action == update_offer.UPDATE_ACTION:
             self.page.apply_update()  # the page reloads on the new version; the save stays
         elif action == "reload":
             self.page.reload()
@@ -563,7 +563,7 @@ class MatchController:
             parts.append(confirm("abandon-q", t(lang, "abandon.confirm"),
                                  ("abandon-yes", t(lang, "abandon.yes")),
                                  ("abandon-no", t(lang, "abandon.no"))))
-        parts.append(pwa.offer(lang, screen, self.page.update_ready))
+        parts.append(update_offer.offer(lang, screen, self.page.update_ready))
         return join(parts)
 
     def _set_aside_unshown(self, exc: Exception) -> bool:

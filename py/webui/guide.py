@@ -24,7 +24,7 @@ from typing import Any, Final
 import lostcities
 from lostcities.scenario import position
 
-from webui.html import EMPTY, Markup, button, el
+from webui.screens.html import EMPTY, Markup, button, el
 from webui.text.player_text import t
 from webui.seats import Move, Refusal, Steps, refused
 from webui.seats.computer import BotMatch

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from webui.html import EMPTY, Markup, el, join
-from webui.online.screens import problem_text
+from webui.screens.html import EMPTY, Markup, el, join
+from webui.screens.online import problem_text
 from webui.text.player_text import t
 from webui.seats.fair import FairGuest, FairSeat
 from webui.series import Series

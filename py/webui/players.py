@@ -33,7 +33,7 @@ from webui.calculator import Calculator, render_calculator
 from webui.guide import GuideMatch, is_guided, render_guide
 from webui.history import MatchRecord
 from webui.history_store import HistoryStore
-from webui.html import EMPTY, Markup, button, el, join
+from webui.screens.html import EMPTY, Markup, button, el, join
 from webui.keeper import Keeper, utc_date
 from webui.match_end import rematch_html, series_html
 from webui.text.player_text import t

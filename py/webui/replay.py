@@ -11,7 +11,7 @@ is over, so nothing is secret any more).
 ``[data-replay-step]`` with ``data-step`` / ``data-steps``, ``[data-action="replay-prev"]`` and
 ``[data-action="replay-next"]`` (disabled at the ends), ``[data-action="replay-round"]`` with
 ``data-round`` and ``data-step``, ``[data-action="replay-close"]``, ``[data-replay-hand]``
-per player; then the table of that step (webui.screens.render_doc) without its Abandon button
+per player; then the table of that step (webui.screens.match.render_doc) without its Abandon button
 (the last step is the match-end screen, whose Play again the page handles as there).
 `replay_step(record, action, data, step)` is the step a click leads to.
 """
@@ -28,11 +28,11 @@ from lostcities import State
 from lostcities.cards import card_text
 
 from webui.history import MatchRecord
-from webui.html import Markup, button, card_span, el, join
+from webui.screens.html import Markup, button, card_span, el, join
 from webui.text.player_text import t
 from webui.kernel.regions import parse, plain
-from webui.screens import log_line, render_doc, screen_name
-from webui.table import top_bar
+from webui.screens.match import log_line, render_doc, screen_name
+from webui.screens.table import top_bar
 from webui.kernel.uistate import UiState
 
 View = dict[str, Any]
@@ -72,7 +72,7 @@ class ReplaySteps:
         return (tuple(card_text(c) for c in hands[0]), tuple(card_text(c) for c in hands[1]))
 
     def event(self, step: int) -> dict[str, Any] | None:
-        """The move leading to step `step` as a log event (webui.screens.log_line), cards
+        """The move leading to step `step` as a log event (webui.screens.match.log_line), cards
         shown; None at step 0."""
         if step == 0:
             return None

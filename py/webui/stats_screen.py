@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from webui.text.cards import colour_name
 from webui.history import MatchRecord, Notice
-from webui.html import EMPTY, Markup, button, card_span, el, join, void
+from webui.screens.html import EMPTY, Markup, button, card_span, el, join, void
 from webui.text.player_text import t
 from webui.stats import OPPONENTS, RESULTS, ExpeditionFact, Margin, Stats
 

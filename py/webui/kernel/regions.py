@@ -17,8 +17,8 @@ order). `plain` strips the markers, for anyone who wants the HTML only. Browser-
 carries the operations out (app.py).
 
 A marker starts with ``<`` followed by a control character: no element starts that way, and
-escaped text (webui.html.esc) holds no ``<`` at all, so no name, log line or other text shown
-can open, close or unbalance a region.
+escaped text (webui.screens.html.esc) holds no ``<`` at all, so no name, log line or other text
+shown can open, close or unbalance a region.
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ _CHARACTERS = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "#x27": "'"}
 
 
 def unescape(text: str) -> str:
-    """An attribute value as the browser reads it, from webui.html.esc's escaping (the only
+    """An attribute value as the browser reads it, from webui.screens.html.esc's escaping (the only
     one the screens write: the `html` module's full entity table is not worth its boot)."""
     return _ENTITY.sub(lambda match: _CHARACTERS[match.group(1)], text) if "&" in text else text
 

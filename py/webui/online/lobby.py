@@ -31,7 +31,7 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 from lostcities import Options
 from lostcities.names import clean_name
 from webui.controller import MatchController
-from webui.html import EMPTY, Markup
+from webui.screens.html import EMPTY, Markup
 from webui.text.i18n import t
 from webui.online.codes import (
     GUEST_KEY,
@@ -42,7 +42,7 @@ from webui.online.codes import (
     normalize_code,
 )
 from webui.online.net import GuestNet, HostNet, now
-from webui.online.screens import (problem_text, qr_svg, render_elsewhere, render_guest_waiting,
+from webui.screens.online import (problem_text, qr_svg, render_elsewhere, render_guest_waiting,
                                   render_host_waiting, render_lobby)
 from webui.online.seatlock import SeatGuard
 from webui.online.sodium_group import JsSodiumGroup

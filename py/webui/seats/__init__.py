@@ -30,7 +30,7 @@ codes are the engine's (`lostcities.REFUSAL_CODES`) and the seats' own (`SEAT_RE
 Problem = dict[str, Any]
 """A problem with the other page, or the failed check that stopped the match:
 ``{"code": ..., "data": {...}}`` (`problem`), worded in the player's language by
-webui/online/screens.py (`problem_text`: the catalogue's ``problem.<code>``)."""
+webui/screens/online.py (`problem_text`: the catalogue's ``problem.<code>``)."""
 Steps = Generator[None, None, Move]
 """Stepwise thinking: each step is a short piece of work; the value returned is the move."""
 

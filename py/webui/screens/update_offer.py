@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from webui.html import EMPTY, Markup, button, el
+from webui.screens.html import EMPTY, Markup, button, el
 from webui.text.i18n import t
 
 UPDATE_ACTION = "update"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from webui.html import EMPTY, Markup, button, confirm, el, join, void
+from webui.screens.html import EMPTY, Markup, button, confirm, el, join, void
 from webui.text.i18n import t
 
 QUIET_ZONE = 4

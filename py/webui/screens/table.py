@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from webui.text.cards import card_name, colour_name, parse_card, sort_hand
-from webui.html import (
+from webui.screens.html import (
     EMPTY, Markup, button, card_inner, card_span, el, html, icon, join, region,
 )
 from webui.text.i18n import t
