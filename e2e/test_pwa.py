@@ -140,7 +140,7 @@ def cached(page: Page, version: str | None = None) -> list[str]:
         " await lcPwa.version()))).keys()).map(r => r.url)", version))
 
 
-SAVE_KEY = "lostcities.match"  # where py/webui/controller.py saves the match in progress
+SAVE_KEY = "lostcities.match"  # where py/webui/match/controller.py saves the match in progress
 END_SCREENS = ("round-end", "match-end")
 
 

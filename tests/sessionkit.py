@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from webui.screens.match import render_doc, render_screen, screen_name
-from webui.session import Session
+from webui.match.session import Session
 from webui.screens.table import Extras
 
 

@@ -1,4 +1,4 @@
-"""Online rematches (webui/seats/fair.py `ask_rematch`, webui/online/control.py ``rematch``):
+"""Online rematches (webui/online/fair.py `ask_rematch`, webui/online/control.py ``rematch``):
 two pages that finished a match agree on a rematch, in either order or at once, and play the
 next match in the same room, on the same connection, under the next match number, carrying
 the series both agreed on; a request survives reloads and dropped connections, and a
@@ -18,14 +18,14 @@ from fairseats import GROUP, MARKUP, KeptLink, Pair, Store, finished
 from lostcities import Options
 from lostcities.errors import CorruptSave
 from lostcities.protocol import APP_VERSION
-from webui.controller import MatchController
+from webui.match.controller import MatchController
 from webui.history import load
 from webui.history_store import HISTORY_KEY
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.screens.online import problem_text
 from webui.players import Players
-from webui.seats.fair import FairGuest, FairHost, FairSeat
+from webui.online.fair import FairGuest, FairHost, FairSeat
 from webui.series import MAX_TOTAL, Series, series_key
 
 ONE = Options(rounds=1)

@@ -48,7 +48,7 @@ def test_the_page_imports_nothing_native() -> None:
 def test_app_zip_leaves_the_native_modules_out() -> None:
     shipped = {p.relative_to(PY).as_posix() for p in python_sources(PY)}
     assert not any(name.startswith(NATIVE_ONLY) for name in shipped)
-    assert "lostcities/rulebook.py" in shipped and "webui/controller.py" in shipped
+    assert "lostcities/rulebook.py" in shipped and "webui/match/controller.py" in shipped
     for module in NATIVE_MODULES:
         path = PY / Path(*module.split("."))
         assert path.is_dir() or path.with_suffix(".py").is_file(), module

@@ -17,7 +17,7 @@ from controllerkit import MemoryPage, click_move, page_of
 from fairseats import Pair, finished
 
 from lostcities import Options
-from webui.controller import MatchController
+from webui.match.controller import MatchController
 from webui.history import load, make_record, record_from_json
 from webui.history_store import HISTORY_KEY
 from webui.online.codes import HOST_KEY

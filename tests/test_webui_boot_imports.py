@@ -40,6 +40,6 @@ def test_the_boot_does_not_import_the_dear_standard_modules() -> None:
     loaded = set(json.loads(result.stdout.splitlines()[-1]))
     assert "webui.app" in loaded and "webui.online.codes" in loaded
     assert sorted(DEAR & loaded) == []
-    later = {"lostcities", "webui.controller", "webui.session", "webui.screens.match",
+    later = {"lostcities", "webui.match.controller", "webui.match.session", "webui.screens.match",
              "dataclasses", "webui.players", "webui.player_page", "webui.history", "webui.guide"}
     assert sorted(later & loaded) == []

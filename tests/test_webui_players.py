@@ -17,15 +17,15 @@ from controllerkit import FORM, MemoryStorage, click_move, first_legal, page_of,
 from test_history import play_match
 from test_rules_doc import examples
 from test_stats_screen import Page
-from webui.controller import MatchController
+from webui.match.controller import MatchController
 from webui.guide import STEPS, GuideMatch
 from webui.history import APP, load
 from webui.history_store import HISTORY_KEY
 from webui.keeper import CURRENT_KEY
 from webui.players import Players
 from webui.kernel.regions import plain
-from webui.seats import MATCH_KEY, Remote, Seat, View
-from webui.seats.computer import BotMatch
+from webui.match.seats import MATCH_KEY, Remote, Seat, View
+from webui.match.seats.computer import BotMatch
 from webui.series import series_key
 
 

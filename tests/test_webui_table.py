@@ -16,11 +16,11 @@ import pytest
 from sessionkit import session_render, session_screen
 
 from lostcities import Options
-from webui.seats.computer import BotMatch
-from webui.seats.local import LocalMatch
+from webui.match.seats.computer import BotMatch
+from webui.match.seats.local import LocalMatch
 from webui.screens.match import render_doc
-from webui.session import Session
-from webui.setup import parse_setup
+from webui.match.session import Session
+from webui.match.setup import parse_setup
 from webui.screens.table import Extras
 
 ALL_ON = Options(rounds=3, sixth_colour=True, jobs=True, skills=True, objectives=True,

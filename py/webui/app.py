@@ -2,7 +2,7 @@
 
 The first screen is the setup form, plain HTML in index.html that works while Python boots
 (boot/preboot.js keeps a Start pressed meanwhile): the boot only puts it into the player's
-language and says the page is ready. The controller (webui/controller.py), and with it the
+language and says the page is ready. The controller (webui/match/controller.py), and with it the
 rules engine, the seats and the screens, is imported just after, a module at a time (`LATER`),
 or at once when it is needed first: a match or room to resume, a join link, a Start pressed
 during the boot, a click. Then the boot prepares the next boots while the player is idle
@@ -22,14 +22,14 @@ from webui.kernel.frame import Frame
 from webui.text.i18n import LANG_KEY, pick_language
 from webui.online.codes import ONLINE_SAVE_KEYS, code_from_query
 from webui.page import Page
-from webui.seats import MATCH_KEY
+from webui.match.seats import MATCH_KEY
 
 if TYPE_CHECKING:
-    from webui.controller import MatchController
+    from webui.match.controller import MatchController
 
-LATER = ("lostcities", "lostcities.bots", "webui.screens.match", "webui.session", "webui.hint",
-         "webui.controller", "webui.online.net", "webui.online.lobby", "webui.history",
-         "webui.replay", "webui.calculator", "webui.keeper", "webui.players",
+LATER = ("lostcities", "lostcities.bots", "webui.screens.match", "webui.match.session",
+         "webui.match.hint", "webui.match.controller", "webui.online.net", "webui.online.lobby",
+         "webui.history", "webui.replay", "webui.calculator", "webui.keeper", "webui.players",
          "webui.player_page")
 """What the controller needs (the engine, the bots, the screens, the online part, the player's
 features), imported one at a time just after the page is ready, so that a click waiting is
@@ -77,7 +77,7 @@ class App:
 
     def _make_controller(self) -> MatchController:
         # deferred at boot (docs/boot.md, "Imports deferred at boot"): the engine comes with it
-        from webui.controller import MatchController
+        from webui.match.controller import MatchController
         from webui.online.lobby import OnlineLobby
         from webui.player_page import PlayerPage
         from webui.players import Players

@@ -26,8 +26,8 @@ from lostcities.scenario import position
 
 from webui.screens.html import EMPTY, Markup, button, el
 from webui.text.player_text import t
-from webui.seats import Move, Refusal, Steps, refused
-from webui.seats.computer import BotMatch
+from webui.match.seats import Move, Refusal, Steps, refused
+from webui.match.seats.computer import BotMatch
 
 LEVEL: Final = "easy"
 """The computer the guide's round is played against."""

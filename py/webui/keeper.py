@@ -1,7 +1,7 @@
 """Keeping each match this device plays: its rounds as they end, its series, its record.
 
 The controller tells the `Keeper` every view of a match (`seen`), each match's end (`ended`,
-webui/controller.py's listeners) and each online match the player ended as abandoned by the
+webui/match/controller.py's listeners) and each online match the player ended as abandoned by the
 other (`abandoned`: recorded so, and counted in its series as won by the player who stayed).
 The keeper collects the match's rounds (history.MatchLog), and at its end adds the record to
 the history (webui/history_store.py) and the result to the series (webui/series.py). While a
@@ -28,7 +28,7 @@ from lostcities.protocol import ProtocolError, decode_json
 
 from webui.history import MatchLog, MatchRecord
 from webui.history_store import HistoryStore
-from webui.seats import Seat, View
+from webui.match.seats import Seat, View
 from webui.series import Series, series_key
 from webui.kernel.setaside import Storage, set_aside
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from webui.screens.html import EMPTY, Markup, el, join
 from webui.screens.online import problem_text
 from webui.text.player_text import t
-from webui.seats.fair import FairGuest, FairSeat
+from webui.online.fair import FairGuest, FairSeat
 from webui.series import Series
 
 

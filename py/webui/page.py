@@ -6,7 +6,7 @@ puts in only what changed: the screen's keyed regions whose HTML differs from wh
 (regions.py), the banners and the Rules page when their HTML changed, the static form's words
 when the language changed. Keyboard focus on a replaced control is put back on its twin.
 It also carries the page's other browser ties the controller needs (`Display` in
-webui/controller.py): timers, the page being left, the clock, the app update (window.lcPwa,
+webui/match/controller.py): timers, the page being left, the clock, the app update (window.lcPwa,
 static/sw-register.js).
 """
 

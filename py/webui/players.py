@@ -2,7 +2,7 @@
 the score calculator, rematch series and the first-game guide.
 
 `Players.plug` makes them part of the page through the controller's ways in
-(webui/controller.py), and nothing else:
+(webui/match/controller.py), and nothing else:
 
 - a plugged `Screen`: ``body[data-screen]`` ``stats`` (webui/stats_screen.py), ``replay``
   (webui/replay.py) and ``calculator`` (webui/calculator.py), opened from the setup or the
@@ -15,7 +15,7 @@ the score calculator, rematch series and the first-game guide.
   on), Replay and Statistics; on the guide's table its step (webui/guide.py).
 
 Online matches are recorded too (without their moves: the page never holds their seed). Their
-Play again asks the other page for a rematch in the same room (webui/seats/fair.py
+Play again asks the other page for a rematch in the same room (webui/online/fair.py
 `ask_rematch`; the match-end says who asked, ``[data-rematch]``); the seat counts the room's
 series (`series_of`) and carries the one both pages agreed on into the next match, which
 `continue_series` counts here, after a reload too. Browser-free: the file download is handed
@@ -39,17 +39,17 @@ from webui.match_end import rematch_html, series_html
 from webui.text.player_text import t
 from webui.replay import ACTIONS as REPLAY_ACTIONS
 from webui.replay import replay_doc, replay_of, replay_step
-from webui.seats import MATCH_KEY, Seat, View
-from webui.seats.computer import BotMatch
-from webui.seats.fair import FairSeat
+from webui.match.seats import MATCH_KEY, Seat, View
+from webui.match.seats.computer import BotMatch
+from webui.online.fair import FairSeat
 from webui.series import Series
-from webui.session import parse_save
-from webui.setup import form_name
+from webui.match.session import parse_save
+from webui.match.setup import form_name
 from webui.stats import compute_stats
 from webui.stats_screen import notice_text, render_stats
 
 if TYPE_CHECKING:
-    from webui.controller import MatchController
+    from webui.match.controller import MatchController
 
 CALC_KEY: Final = "lostcities.calculator"
 """Where the calculator's cards and options are kept between visits."""

@@ -1,6 +1,6 @@
 """Online play by room code: two pages play a fair match, peer to peer.
 
-The seats of an online match are webui/seats/fair.py (`FairHost`, `FairGuest`: a
+The seats of an online match are webui/online/fair.py (`FairHost`, `FairGuest`: a
 `lostcities.fair.FairPeer` each). Here, browser-free (importable natively, tested with pytest):
 `codes` (room codes and join links), `control` (the pages' hello, welcome, heartbeat and
 refusals), `liveness` (heartbeat, connection state, flood budget), `peermeta` (the token a

@@ -1,6 +1,6 @@
 """The online part's screens before a match (Pyodide only): the lobby and the waiting room.
 
-`OnlineLobby` is a screen plugged into the controller (webui/controller.py `Screen`). From the
+`OnlineLobby` is a screen plugged into the controller (webui/match/controller.py `Screen`). From the
 lobby the player creates a room (the host) or joins one by its code (the guest). As soon as the
 seat exists (the room is open on the broker, or the guest dials it), the lobby hands it to the
 controller with its transport attached (webui/online/net.py), and shows the waiting room while
@@ -8,7 +8,7 @@ the seat waits for its match; the controller plays the match, saves it, keeps th
 alive and hangs it up. At boot the lobby takes back a join link (``?room=CODE``), a saved room
 or a saved seat: reopening the page, or joining the same code again, takes the seat back.
 
-The seats play a fair match (webui/seats/fair.py) with libsodium's group
+The seats play a fair match (webui/online/fair.py) with libsodium's group
 (`JsSodiumGroup`), loaded with the online libraries: a seat is handed its group (and a saved
 one replays its match) before its transport is attached. A saved match that does not replay
 is set aside (webui/kernel/setaside.py) and the lobby says why.
@@ -30,7 +30,7 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from lostcities import Options
 from lostcities.names import clean_name
-from webui.controller import MatchController
+from webui.match.controller import MatchController
 from webui.screens.html import EMPTY, Markup
 from webui.text.i18n import t
 from webui.online.codes import (
@@ -48,11 +48,11 @@ from webui.online.seatlock import SeatGuard
 from webui.online.sodium_group import JsSodiumGroup
 from webui.online.weblocks import WebLocks
 from webui.page import Page
-from webui.seats import problem
-from webui.seats.fair import GUEST_SEAT, HOST_SEAT, FairGuest, FairHost, FairSeat, new_token
-from webui.session import parse_save
+from webui.match.seats import problem
+from webui.online.fair import GUEST_SEAT, HOST_SEAT, FairGuest, FairHost, FairSeat, new_token
+from webui.match.session import parse_save
 from webui.kernel.setaside import set_aside
-from webui.setup import NAME_MAX, Setup, parse_setup
+from webui.match.setup import NAME_MAX, Setup, parse_setup
 
 Saved = TypeVar("Saved", FairHost, FairGuest)
 

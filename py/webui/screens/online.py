@@ -37,7 +37,7 @@ def qr_svg(matrix: Sequence[Sequence[bool]], label: str) -> Markup:
 
 
 def problem_text(lang: str, problem: dict[str, Any] | None) -> str | None:
-    """A problem with the other page (webui.seats.Problem) in the player's language."""
+    """A problem with the other page (webui.match.seats.Problem) in the player's language."""
     if problem is None:
         return None
     return t(lang, f"problem.{problem['code']}", **problem.get("data", {}))
@@ -123,7 +123,7 @@ def render_host_waiting(lang: str, code: str | None, link: str | None, qr: Marku
 def render_guest_waiting(lang: str, code: str, notice: str | None = None,
                          error: dict[str, Any] | None = None) -> Markup:
     """The guest's screen while it connects to the room (before the first view); `error` a
-    problem with the host's messages (webui.seats.Problem)."""
+    problem with the host's messages (webui.match.seats.Problem)."""
     return el(
         "section", el("h1", t(lang, "waiting.guest.heading", code=code)),
         _room_code_line(lang, code), _notice(problem_text(lang, error), "error"),

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 
 from lostcities.bots import LEVELS, Bot, StrongBot, make_bot
 
-from webui.seats import Move, Steps, View
+from webui.match.seats import Move, Steps, View
 
 HARD_TIME_LIMIT = 0.7
 """Seconds of wall time a Hard move may think (the page's slices included), so it moves in

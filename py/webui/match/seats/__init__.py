@@ -1,6 +1,6 @@
 """The seats: a match as this device sees it, whoever the other player is.
 
-The controller (webui/controller.py) drives every match through `Seat`: it renders
+The controller (webui/match/controller.py) drives every match through `Seat`: it renders
 `seat.view()`, sends the player's moves with `seat.submit(move)`, hears of changes it did not
 cause through `set_on_change`, and keeps `seat.saved()` under `seat.save_key`. What differs
 between matches is behind the seat:

@@ -1,4 +1,4 @@
-"""A match at the table: a seat (webui/seats) plus the UI state, turning button actions into
+"""A match at the table: a seat (webui/match/seats) plus the UI state, turning button actions into
 moves.
 
 Browser-free: `handle(action, data)` takes what a clicked button carries (``data-action`` and its
@@ -15,9 +15,9 @@ from typing import Any, Final
 
 from lostcities.protocol import ProtocolError, decode_json
 
-from webui.seats import MATCH_KEY, Seat
-from webui.seats.computer import BotMatch, is_bot_match
-from webui.seats.local import LocalMatch
+from webui.match.seats import MATCH_KEY, Seat
+from webui.match.seats.computer import BotMatch, is_bot_match
+from webui.match.seats.local import LocalMatch
 from webui.kernel.uistate import UiState
 
 SAVE_APP = "lostcities-webui"

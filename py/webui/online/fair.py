@@ -58,7 +58,9 @@ from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY, normalize_code
 from webui.online.control import Control, ControlError, MatchSetup, check_name
 from webui.online.liveness import LOST, PING_EVERY, Liveness, Owed, RateLimit, State
-from webui.seats import Move, Problem, Refusal, Remote, Seat, View, problem, refusal_of, refused
+from webui.match.seats import (
+    Move, Problem, Refusal, Remote, Seat, View, problem, refusal_of, refused,
+)
 from webui.series import Series, read_rematch, rematch_payload, series_key
 from webui.kernel.setaside import Storage, set_aside
 

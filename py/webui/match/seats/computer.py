@@ -1,7 +1,7 @@
 """Playing alone against the computer: a `Seat` where the other player is a bot.
 
 The human sits at one seat and sees only their own view; the bot acts for the other seat and
-chooses from ITS OWN view only (never the state). Its thinking is stepwise (webui/thinking.py)
+chooses from ITS OWN view only (never the state). Its thinking is stepwise (webui/match/thinking.py)
 so the controller can run it in time slices and the page stays responsive; nothing here
 touches the browser, so all of it runs natively too.
 """
@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 import lostcities
 from lostcities.bots import LEVELS
 
-from webui.seats import Move, Refusal, Seat, Steps, View, refusal_of, refused
-from webui.thinking import HARD_TIME_LIMIT, level_bot, think_steps
+from webui.match.seats import Move, Refusal, Seat, Steps, View, refusal_of, refused
+from webui.match.thinking import HARD_TIME_LIMIT, level_bot, think_steps
 
 LEVEL_NAMES = tuple(LEVELS)
 """The computer's levels: ``easy``, ``medium``, ``hard``."""

@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 import lostcities
 
-from webui.seats import Move, Refusal, Seat, View, refusal_of
+from webui.match.seats import Move, Refusal, Seat, View, refusal_of
 
 
 class LocalMatch(Seat):

@@ -1,6 +1,6 @@
 """The one controller of the page: every match, whoever plays it, and the screens around it.
 
-A match is a `Session`: a seat (webui/seats: a person on this device, the computer, another
+A match is a `Session`: a seat (webui/match/seats: a person on this device, the computer, another
 page over the network) and the table's UI state. Whatever the seat, the controller
 
 - carries out each click (``data-action`` and its data): a table action, a hint, leaving the
@@ -34,19 +34,19 @@ from typing import Any, Protocol
 
 from webui.screens import update_offer
 from webui.kernel.frame import Frame
-from webui.hint import can_hint, hint_steps, render_hint
+from webui.match.hint import can_hint, hint_steps, render_hint
 from webui.screens.html import EMPTY, Markup, button, confirm, el, join, region
 from webui.text.i18n import LANG_KEY, t
 from webui.screens.online import status_bar, sync_mark
 from webui.screens.match import render_doc, render_rules, screen_name
-from webui.seats import MATCH_KEY, Remote, Seat, View
-from webui.seats.computer import OPPONENTS, PACE, BotMatch
-from webui.seats.local import LocalMatch
-from webui.session import TABLE_ACTIONS, Session
+from webui.match.seats import MATCH_KEY, Remote, Seat, View
+from webui.match.seats.computer import OPPONENTS, PACE, BotMatch
+from webui.match.seats.local import LocalMatch
+from webui.match.session import TABLE_ACTIONS, Session
 from webui.kernel.setaside import Storage, set_aside
-from webui.setup import parse_setup
+from webui.match.setup import parse_setup
 from webui.screens.table import Extras
-from webui.thinking import run_sliced
+from webui.match.thinking import run_sliced
 
 Listener = Callable[[View, Seat], None]
 """Told a view and the seat it is from (``seat.mode``: ``pass-and-play``, ``computer``,
@@ -73,7 +73,7 @@ class Display(Protocol):
         ...
 
     def form_values(self) -> dict[str, object]:
-        """The setup form's values (webui/setup.py reads them)."""
+        """The setup form's values (webui/match/setup.py reads them)."""
         ...
 
     def log_open(self) -> bool:
