@@ -19,14 +19,14 @@ from lostcities import Options
 from lostcities.errors import CorruptSave
 from lostcities.protocol import APP_VERSION
 from webui.match.controller import MatchController
-from webui.history import load
-from webui.history_store import HISTORY_KEY
+from webui.features.history import load
+from webui.features.history_store import HISTORY_KEY
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.screens.online import problem_text
 from webui.players import Players
 from webui.online.fair import FairGuest, FairHost, FairSeat
-from webui.series import MAX_TOTAL, Series, series_key
+from webui.features.series import MAX_TOTAL, Series, series_key
 
 ONE = Options(rounds=1)
 

@@ -18,14 +18,14 @@ from fairseats import Pair, finished
 
 from lostcities import Options
 from webui.match.controller import MatchController
-from webui.history import load, make_record, record_from_json
-from webui.history_store import HISTORY_KEY
+from webui.features.history import load, make_record, record_from_json
+from webui.features.history_store import HISTORY_KEY
 from webui.online.codes import HOST_KEY
 from webui.online.liveness import ABANDON_AFTER, Owed
 from webui.screens.online import clock_text
 from webui.players import Players
-from webui.series import Series, read_rematch, rematch_payload
-from webui.stats import compute_stats
+from webui.features.series import Series, read_rematch, rematch_payload
+from webui.features.stats import compute_stats
 
 ONE = Options(rounds=1)
 

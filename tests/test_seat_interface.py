@@ -7,7 +7,7 @@ import pytest
 from fairseats import Pair
 
 from lostcities import Options, state_to_json
-from webui.guide import GuideMatch
+from webui.features.guide import GuideMatch
 from webui.match.seats.computer import BotMatch
 from webui.match.seats.local import LocalMatch
 

@@ -22,7 +22,7 @@ MECHANISM = WEBUI / "kernel" / "markup.py"
 NOT_PAGE_HTML = {("kernel/symbols.py", "_url")}
 """(module, function) that build markup that is not the page's: the symbols' SVG for a CSS
 data URL, from constants only."""
-TRUSTED_MARKUP = {("replay.py", "replay_doc")}
+TRUSTED_MARKUP = {("features/replay.py", "replay_doc")}
 """(module, function) that may call Markup() on a string: the replay's table is the table's own
 HTML (webui.screens.match.render_doc) with its top bar swapped and its region markers removed."""
 HOSTILE = '<img src=x onerror="alert(1)">&\''

@@ -18,15 +18,15 @@ from test_history import play_match
 from test_rules_doc import examples
 from test_stats_screen import Page
 from webui.match.controller import MatchController
-from webui.guide import STEPS, GuideMatch
-from webui.history import APP, load
-from webui.history_store import HISTORY_KEY
-from webui.keeper import CURRENT_KEY
+from webui.features.guide import STEPS, GuideMatch
+from webui.features.history import APP, load
+from webui.features.history_store import HISTORY_KEY
+from webui.features.keeper import CURRENT_KEY
 from webui.players import Players
 from webui.kernel.regions import plain
 from webui.match.seats import MATCH_KEY, Remote, Seat, View
 from webui.match.seats.computer import BotMatch
-from webui.series import series_key
+from webui.features.series import series_key
 
 
 class MemoryPage(controllerkit.MemoryPage):

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 LATER = ("lostcities", "lostcities.bots", "webui.screens.match", "webui.match.session",
          "webui.match.hint", "webui.match.controller", "webui.online.net", "webui.online.lobby",
-         "webui.history", "webui.replay", "webui.calculator", "webui.keeper", "webui.players",
-         "webui.player_page")
+         "webui.features.history", "webui.features.replay", "webui.features.calculator",
+         "webui.features.keeper", "webui.players", "webui.player_page")
 """What the controller needs (the engine, the bots, the screens, the online part, the player's
 features), imported one at a time just after the page is ready, so that a click waiting is
 handled in between."""

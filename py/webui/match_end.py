@@ -9,7 +9,7 @@ from webui.screens.html import EMPTY, Markup, el, join
 from webui.screens.online import problem_text
 from webui.text.player_text import t
 from webui.online.fair import FairGuest, FairSeat
-from webui.series import Series
+from webui.features.series import Series
 
 
 def series_html(series: Series, names: Sequence[str], lang: str) -> Markup:

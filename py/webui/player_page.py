@@ -17,7 +17,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from webui.history import MAX_BYTES
+from webui.features.history import MAX_BYTES
 
 _FIELDS = """
 document.addEventListener("change", (event) => {

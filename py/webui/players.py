@@ -4,15 +4,16 @@ the score calculator, rematch series and the first-game guide.
 `Players.plug` makes them part of the page through the controller's ways in
 (webui/match/controller.py), and nothing else:
 
-- a plugged `Screen`: ``body[data-screen]`` ``stats`` (webui/stats_screen.py), ``replay``
-  (webui/replay.py) and ``calculator`` (webui/calculator.py), opened from the setup or the
-  match-end screen and closed back to it;
+- a plugged `Screen`: ``body[data-screen]`` ``stats`` (webui/features/stats_screen.py), ``replay``
+  (webui/features/replay.py) and ``calculator`` (webui/features/calculator.py), opened from the
+  setup or the match-end screen and closed back to it;
 - the listeners `on_view`, `on_match_end` and `on_abandoned`: each match is kept as it is
   played and recorded at its end, or as abandoned by the other player when the player ends
-  an online match whose other page fell silent (webui/keeper.py, webui/history_store.py);
+  an online match whose other page fell silent (webui/features/keeper.py,
+  webui/features/history_store.py);
 - a part (`add_part`): on the match-end screen the series score and where an online rematch
   stands (webui/match_end.py), Play again (the same opponent and options; the series goes
-  on), Replay and Statistics; on the guide's table its step (webui/guide.py).
+  on), Replay and Statistics; on the guide's table its step (webui/features/guide.py).
 
 Online matches are recorded too (without their moves: the page never holds their seed). Their
 Play again asks the other page for a rematch in the same room (webui/online/fair.py
@@ -28,25 +29,25 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from webui.calculator import ACTIONS as CALC_ACTIONS
-from webui.calculator import Calculator, render_calculator
-from webui.guide import GuideMatch, is_guided, render_guide
-from webui.history import MatchRecord
-from webui.history_store import HistoryStore
+from webui.features.calculator import ACTIONS as CALC_ACTIONS
+from webui.features.calculator import Calculator, render_calculator
+from webui.features.guide import GuideMatch, is_guided, render_guide
+from webui.features.history import MatchRecord
+from webui.features.history_store import HistoryStore
 from webui.screens.html import EMPTY, Markup, button, el, join
-from webui.keeper import Keeper, utc_date
+from webui.features.keeper import Keeper, utc_date
 from webui.match_end import rematch_html, series_html
 from webui.text.player_text import t
-from webui.replay import ACTIONS as REPLAY_ACTIONS
-from webui.replay import replay_doc, replay_of, replay_step
+from webui.features.replay import ACTIONS as REPLAY_ACTIONS
+from webui.features.replay import replay_doc, replay_of, replay_step
 from webui.match.seats import MATCH_KEY, Seat, View
 from webui.match.seats.computer import BotMatch
 from webui.online.fair import FairSeat
-from webui.series import Series
+from webui.features.series import Series
 from webui.match.session import parse_save
 from webui.match.setup import form_name
-from webui.stats import compute_stats
-from webui.stats_screen import notice_text, render_stats
+from webui.features.stats import compute_stats
+from webui.features.stats_screen import notice_text, render_stats
 
 if TYPE_CHECKING:
     from webui.match.controller import MatchController

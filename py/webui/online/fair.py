@@ -28,8 +28,8 @@ as abandoned by the other (`Remote.offer_end`) or keep waiting (`keep_waiting`).
 A room's matches are numbered (``match``): a later match in the same room (a rematch) is a new
 `FairPeer` begun by `_begin` with the next number, agreed over control messages. Once a match
 ended, each player may ask for a rematch (`ask_rematch`): the page saves the request, then
-sends ``rematch`` with its series (webui/series.py); once a page has both its own request and
-the other's, it checks that both series agree (`read_rematch`) and begins the next match: the
+sends ``rematch`` with its series (webui/features/series.py); once a page has both its own request
+and the other's, it checks that both series agree (`read_rematch`) and begins the next match: the
 same options and names, the player who did not start this match starting, the agreed series
 carried (`carried`, saved). A page's request goes out before its new match's first message, so
 the other page always hears it first; a request is sent again on each new connection, and a
@@ -61,7 +61,7 @@ from webui.online.liveness import LOST, PING_EVERY, Liveness, Owed, RateLimit, S
 from webui.match.seats import (
     Move, Problem, Refusal, Remote, Seat, View, problem, refusal_of, refused,
 )
-from webui.series import Series, read_rematch, rematch_payload, series_key
+from webui.features.series import Series, read_rematch, rematch_payload, series_key
 from webui.kernel.setaside import Storage, set_aside
 
 HOST_SEAT: Final = 0

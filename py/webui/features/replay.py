@@ -27,7 +27,7 @@ import lostcities
 from lostcities import State
 from lostcities.cards import card_text
 
-from webui.history import MatchRecord
+from webui.features.history import MatchRecord
 from webui.screens.html import Markup, button, card_span, el, join
 from webui.text.player_text import t
 from webui.kernel.regions import parse, plain

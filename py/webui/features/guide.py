@@ -6,7 +6,7 @@ is one of its `STEPS` (a handshake, a draw, numbers going up, a draw from a pile
 20, the bonus, a discard, the last draw) and any other move is refused with the
 ``guide-step`` refusal (the state unchanged); the computer plays the moves the deal was made
 for (`SCRIPT`). Once the last step is done the round goes on as any match against the Easy
-computer. The guide's match is never recorded in the history (webui/keeper.py).
+computer. The guide's match is never recorded in the history (webui/features/keeper.py).
 
 `render_guide` is the step's panel over the table (webui/players.py adds it through the
 controller's `add_part`). Hooks: ``[data-guide]`` (``step``, or ``done`` once every step is

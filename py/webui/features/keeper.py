@@ -4,13 +4,13 @@ The controller tells the `Keeper` every view of a match (`seen`), each match's e
 webui/match/controller.py's listeners) and each online match the player ended as abandoned by the
 other (`abandoned`: recorded so, and counted in its series as won by the player who stayed).
 The keeper collects the match's rounds (history.MatchLog), and at its end adds the record to
-the history (webui/history_store.py) and the result to the series (webui/series.py). While a
-match held on this device goes on, what it collected is kept under ``lostcities.current``
-(`Kept`), so that a reload loses nothing: the match is known again by its seed. `rematch`
-starts the next match of a series with the same opponent and options.
+the history (webui/features/history_store.py) and the result to the series
+(webui/features/series.py). While a match held on this device goes on, what it collected is kept
+under ``lostcities.current`` (`Kept`), so that a reload loses nothing: the match is known again by
+its seed. `rematch` starts the next match of a series with the same opponent and options.
 
 A match whose moves can't be known in full (online: this page never holds the seed) is kept
-in memory only and recorded without its replay. The guide's match (webui/guide.py) is not
+in memory only and recorded without its replay. The guide's match (webui/features/guide.py) is not
 recorded. Browser-free: the storage, the clock and the notices are handed in.
 """
 
@@ -26,10 +26,10 @@ from typing import Any, Final
 from lostcities import Options
 from lostcities.protocol import ProtocolError, decode_json
 
-from webui.history import MatchLog, MatchRecord
-from webui.history_store import HistoryStore
+from webui.features.history import MatchLog, MatchRecord
+from webui.features.history_store import HistoryStore
 from webui.match.seats import Seat, View
-from webui.series import Series, series_key
+from webui.features.series import Series, series_key
 from webui.kernel.setaside import Storage, set_aside
 
 CURRENT_KEY: Final = "lostcities.current"

@@ -4,7 +4,7 @@ A `MatchRecord` says who played whom (mode, computer level, names, which seat is
 player), with what options and jobs, each round's scores and both players' expeditions, the
 winner, and, when this device knows the seed, what a replay needs (`Replay`: seed, first
 player and every move, in a compact text form: `move_token`). Options, names and jobs are
-those of the record; `webui.replay` replays it with `lostcities.new_match` and `apply`.
+those of the record; `webui.features.replay` replays it with `lostcities.new_match` and `apply`.
 
 An online match the player ended because the other page fell silent is recorded as abandoned
 by the opponent (``abandoned``: the opponent's seat): the rounds played to their end (fewer

@@ -1,7 +1,7 @@
 """The history of finished matches kept on this device, under ``lostcities.history``.
 
-The document is webui/history.py's (``{"app": "lostcities-history", "version": 1, "records":
-[...]}``), read once when first needed. A record that does not hold up is set aside
+The document is webui/features/history.py's (``{"app": "lostcities-history", "version": 1,
+"records": [...]}``), read once when first needed. A record that does not hold up is set aside
 (webui/kernel/setaside.py: ``lostcities.history.set-aside.<stamp>``, a history document of the bad
 records, so it can be imported again once mended) and the rest is kept; a document that can't
 be read at all is set aside whole. Either way the player is told once (`take_notice`), and the
@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from webui.history import (
+from webui.features.history import (
     APP, VERSION, Imported, MatchRecord, Notice, dump, export_name, import_text, load, merge,
 )
 from webui.kernel.setaside import Storage, set_aside

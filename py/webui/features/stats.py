@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from webui.history import MatchRecord
+from webui.features.history import MatchRecord
 
 OPPONENTS: Final = ("easy", "medium", "hard", "human", "online")
 RESULTS: Final = ("played", "won", "lost", "drawn", "abandoned")
