@@ -24,7 +24,7 @@ from webui.features.history_store import HISTORY_KEY
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.screens.online import problem_text
-from webui.players import Players
+from webui.player.players import Players
 from webui.online.fair import FairGuest, FairHost, FairSeat
 from webui.features.series import MAX_TOTAL, Series, series_key
 

@@ -23,7 +23,7 @@ from webui.features.history_store import HISTORY_KEY
 from webui.online.codes import HOST_KEY
 from webui.online.liveness import ABANDON_AFTER, Owed
 from webui.screens.online import clock_text
-from webui.players import Players
+from webui.player.players import Players
 from webui.features.series import Series, read_rematch, rematch_payload
 from webui.features.stats import compute_stats
 

@@ -41,6 +41,6 @@ def test_the_boot_does_not_import_the_dear_standard_modules() -> None:
     assert "webui.app" in loaded and "webui.online.codes" in loaded
     assert sorted(DEAR & loaded) == []
     later = {"lostcities", "webui.match.controller", "webui.match.session", "webui.screens.match",
-             "dataclasses", "webui.players", "webui.player_page", "webui.features.history",
+             "dataclasses", "webui.player.players", "webui.player_page", "webui.features.history",
              "webui.features.guide"}
     assert sorted(later & loaded) == []

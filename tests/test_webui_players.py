@@ -22,7 +22,7 @@ from webui.features.guide import STEPS, GuideMatch
 from webui.features.history import APP, load
 from webui.features.history_store import HISTORY_KEY
 from webui.features.keeper import CURRENT_KEY
-from webui.players import Players
+from webui.player.players import Players
 from webui.kernel.regions import plain
 from webui.match.seats import MATCH_KEY, Remote, Seat, View
 from webui.match.seats.computer import BotMatch

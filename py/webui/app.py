@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 LATER = ("lostcities", "lostcities.bots", "webui.screens.match", "webui.match.session",
          "webui.match.hint", "webui.match.controller", "webui.online.net", "webui.online.lobby",
          "webui.features.history", "webui.features.replay", "webui.features.calculator",
-         "webui.features.keeper", "webui.players", "webui.player_page")
+         "webui.features.keeper", "webui.player.players", "webui.player_page")
 """What the controller needs (the engine, the bots, the screens, the online part, the player's
 features), imported one at a time just after the page is ready, so that a click waiting is
 handled in between."""
@@ -80,7 +80,7 @@ class App:
         from webui.match.controller import MatchController
         from webui.online.lobby import OnlineLobby
         from webui.player_page import PlayerPage
-        from webui.players import Players
+        from webui.player.players import Players
 
         controller = MatchController(self.page, js.localStorage, self.lang)
         lobby = OnlineLobby(controller, self.page)

@@ -6,7 +6,7 @@
   (``input[data-field="import-stats"]``) as ``import-stats`` with ``{"text": ...}`` once read
   (an empty text for a file larger than the history's limit or one that can't be read).
 - On the replay screen the Left and Right arrow keys press Previous and Next.
-- `download(name, text)` offers a JSON file to save (webui/players.py's `Files`).
+- `download(name, text)` offers a JSON file to save (webui/player/players.py's `Files`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ is one of its `STEPS` (a handshake, a draw, numbers going up, a draw from a pile
 for (`SCRIPT`). Once the last step is done the round goes on as any match against the Easy
 computer. The guide's match is never recorded in the history (webui/features/keeper.py).
 
-`render_guide` is the step's panel over the table (webui/players.py adds it through the
+`render_guide` is the step's panel over the table (webui/player/players.py adds it through the
 controller's `add_part`). Hooks: ``[data-guide]`` (``step``, or ``done`` once every step is
 done) with ``data-step`` (the steps done), ``data-steps`` and ``data-move`` (the move the step
 asks for, move JSON; for the last draw only its type); ``[data-action="guide-skip"]`` and,

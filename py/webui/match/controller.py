@@ -17,7 +17,7 @@ page over the network) and the table's UI state. Whatever the seat, the controll
 
 Screens outside a match plug in (`plug`, `Screen`): the online lobby and waiting room are one
 (webui/online/lobby.py, which hands the controller its seat), the player's own screens another
-(webui/players.py). Listeners hear every view shown (`on_view`), each match's end
+(webui/player/players.py). Listeners hear every view shown (`on_view`), each match's end
 (`on_match_end`) and each online match the player ended as abandoned by a silent opponent
 (`on_abandoned`); parts add to a match's screens (`add_part`: the series, Play again, the
 guide's steps).

@@ -12,7 +12,7 @@ the score calculator, rematch series and the first-game guide.
   an online match whose other page fell silent (webui/features/keeper.py,
   webui/features/history_store.py);
 - a part (`add_part`): on the match-end screen the series score and where an online rematch
-  stands (webui/match_end.py), Play again (the same opponent and options; the series goes
+  stands (webui/player/match_end.py), Play again (the same opponent and options; the series goes
   on), Replay and Statistics; on the guide's table its step (webui/features/guide.py).
 
 Online matches are recorded too (without their moves: the page never holds their seed). Their
@@ -36,7 +36,7 @@ from webui.features.history import MatchRecord
 from webui.features.history_store import HistoryStore
 from webui.screens.html import EMPTY, Markup, button, el, join
 from webui.features.keeper import Keeper, utc_date
-from webui.match_end import rematch_html, series_html
+from webui.player.match_end import rematch_html, series_html
 from webui.text.player_text import t
 from webui.features.replay import ACTIONS as REPLAY_ACTIONS
 from webui.features.replay import replay_doc, replay_of, replay_step
