@@ -214,10 +214,10 @@ def open_app(browser: Browser, lc_server: Server) -> Iterator[Callable[..., AppP
 
     Each call makes a new context (a separate player: own storage, own PeerJS peer), records
     requests and errors, sets Playwright's default timeout to STATE_TIMEOUT_MS (a hang guard),
-    turns off the idle warm-up for next boots (bytecode and boot snapshot: webui/boot/warm.py)
-    unless `warm`, calls setup(page) if given (e.g. to add routes or init scripts),
-    opens lc_server.url + query and waits for data-ready (with ready=False: only for the shell's
-    paint, after which the setup form is shown). The contexts close at teardown.
+    turns off the idle warm-up for next boots (bytecode and boot snapshot:
+    webui/browser/boot/warm.py) unless `warm`, calls setup(page) if given (e.g. to add routes or
+    init scripts), opens lc_server.url + query and waits for data-ready (with ready=False: only for
+    the shell's paint, after which the setup form is shown). The contexts close at teardown.
     """
     contexts = []
 

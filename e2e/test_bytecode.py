@@ -1,6 +1,6 @@
 """Bytecode: the app ships compiled (boot/build/compile_app.mjs), and the first boot
 compiles the standard library, which the service worker keeps for the next boots
-(py/webui/boot/warm.py, py/webui/boot/bytecode.py, sw.js, boot/pyodide-early.mjs).
+(py/webui/browser/boot/warm.py, py/webui/browser/boot/bytecode.py, sw.js, boot/pyodide-early.mjs).
 
 The standard library test is served like Netlify (netlify.toml's headers, Content-Security-Policy
 included) in a persistent profile, with test_pwa.py's fixtures.

@@ -145,7 +145,7 @@ END_SCREENS = ("round-end", "match-end")
 
 
 def screen(page: Page) -> str:
-    """The screen shown (body[data-screen], set by py/webui/page.py)."""
+    """The screen shown (body[data-screen], set by py/webui/browser/page.py)."""
     return str(page.evaluate("() => document.body.dataset.screen"))
 
 

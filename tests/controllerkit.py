@@ -1,8 +1,8 @@
 """The page's controller without a browser: in-memory stand-ins for the page and its storage,
 and the clicks that make a move. Shared by the controller's and the player features' tests.
 
-`MemoryPage` stands in for webui/page.py (the controller's `Display`): it keeps the frames the
-controller shows, runs what waits for a paint when the test paints, and holds the setup form's
+`MemoryPage` stands in for webui/browser/page.py (the controller's `Display`): it keeps the frames
+the controller shows, runs what waits for a paint when the test paints, and holds the setup form's
 values. `MemoryStorage` stands in for localStorage.
 """
 

@@ -1,4 +1,5 @@
-"""What the page shows at one moment: the controller makes a `Frame`, webui/page.py writes it.
+"""What the page shows at one moment: the controller makes a `Frame`, webui/browser/page.py writes
+it.
 
 Browser-free and light (the boot shows its first frame before the controller is imported:
 docs/boot.md).

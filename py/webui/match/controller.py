@@ -6,7 +6,7 @@ page over the network) and the table's UI state. Whatever the seat, the controll
 - carries out each click (``data-action`` and its data): a table action, a hint, leaving the
   match, a page-wide action (language, Rules, a notice dismissed, the update), or a new match
   from the setup form;
-- shows the current screen as one `Frame`, which the page (`Display`, webui/page.py) writes;
+- shows the current screen as one `Frame`, which the page (`Display`, webui/browser/page.py) writes;
 - saves the match once its change is on screen (after the next paint) under the seat's key,
   resumes it at boot, and removes it when the match is left;
 - thinks in time slices for this device: the computer's moves and the hints;
@@ -66,7 +66,7 @@ class Later(Protocol):
 
 
 class Display(Protocol):
-    """What the controller asks of the page (webui/page.py's `Page` in the browser)."""
+    """What the controller asks of the page (webui/browser/page.py's `Page` in the browser)."""
 
     def show(self, frame: Frame) -> None:
         """Write `frame` into the document."""

@@ -36,8 +36,8 @@ the other page always hears it first; a request is sent again on each new connec
 page left behind at a rematch by a dropped connection is caught up at the hello and welcome
 (the page ahead sends its consent, then the new match).
 
-Browser-free: the transport (webui/online/net.py) hands the seat connections and raw text, the
-page's storage is handed in (`set_store`), and the group (`load`).
+Browser-free: the transport (webui/browser/online/net.py) hands the seat connections and raw text,
+the page's storage is handed in (`set_store`), and the group (`load`).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ class Link(Protocol):
 
 
 class Transport(Protocol):
-    """The network layer of a seat (webui/online/net.py's `HostNet` or `GuestNet`)."""
+    """The network layer of a seat (webui/browser/online/net.py's `HostNet` or `GuestNet`)."""
 
     status: str | None
     """What the network layer is going through, for the waiting room (None: all is well)."""
@@ -851,7 +851,7 @@ class FairHost(FairSeat):
 
 
 class FairGuest(FairSeat):
-    """A guest of a room: seat 1. It dials the room with its token (webui/online/net.py's
+    """A guest of a room: seat 1. It dials the room with its token (webui/browser/online/net.py's
     `GuestNet`), says hello on each connection and builds its match from the host's
     welcome."""
 

@@ -3,8 +3,8 @@
 `OnlineLobby` is a screen plugged into the controller (webui/match/controller.py `Screen`). From the
 lobby the player creates a room (the host) or joins one by its code (the guest). As soon as the
 seat exists (the room is open on the broker, or the guest dials it), the lobby hands it to the
-controller with its transport attached (webui/online/net.py), and shows the waiting room while
-the seat waits for its match; the controller plays the match, saves it, keeps the connection
+controller with its transport attached (webui/browser/online/net.py), and shows the waiting room
+while the seat waits for its match; the controller plays the match, saves it, keeps the connection
 alive and hangs it up. At boot the lobby takes back a join link (``?room=CODE``), a saved room
 or a saved seat: reopening the page, or joining the same code again, takes the seat back.
 
@@ -41,13 +41,13 @@ from webui.online.codes import (
     new_code,
     normalize_code,
 )
-from webui.online.net import GuestNet, HostNet, now
+from webui.browser.online.net import GuestNet, HostNet, now
 from webui.screens.online import (problem_text, qr_svg, render_elsewhere, render_guest_waiting,
                                   render_host_waiting, render_lobby)
 from webui.online.seatlock import SeatGuard
-from webui.online.sodium_group import JsSodiumGroup
-from webui.online.weblocks import WebLocks
-from webui.page import Page
+from webui.browser.online.sodium_group import JsSodiumGroup
+from webui.browser.online.weblocks import WebLocks
+from webui.browser.page import Page
 from webui.match.seats import problem
 from webui.online.fair import GUEST_SEAT, HOST_SEAT, FairGuest, FairHost, FairSeat, new_token
 from webui.match.session import parse_save

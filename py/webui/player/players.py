@@ -20,7 +20,7 @@ Play again asks the other page for a rematch in the same room (webui/online/fair
 `ask_rematch`; the match-end says who asked, ``[data-rematch]``); the seat counts the room's
 series (`series_of`) and carries the one both pages agreed on into the next match, which
 `continue_series` counts here, after a reload too. Browser-free: the file download is handed
-in (`Files`; webui/player_page.py in the browser).
+in (`Files`; webui/browser/player_page.py in the browser).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The app-update offer, between games.
 
 A new deploy installs in the background and then waits (static/sw-register.js, whose
-``window.lcPwa`` the page reaches through webui/page.py). The controller shows the offer only
-between games (the setup and match-end screens, never at the table) as a button with
+``window.lcPwa`` the page reaches through webui/browser/page.py). The controller shows the offer
+only between games (the setup and match-end screens, never at the table) as a button with
 ``data-action="update"``; pressing it reloads the page once on the new version, and the saved
 match (browser storage) is untouched. Without a service worker (an old browser, a private
 window) no update is ever ready.

@@ -10,7 +10,7 @@ between matches is behind the seat:
   (`to_think`, `think`, `play_thought`);
 - `fair.FairHost` and `fair.FairGuest`: the other player is on another page, and the two
   pages play a fair match (neither holds the other's cards); the transport (PeerJS,
-  webui/online/net.py) is attached to the seat, which says how the connection is (`remote`),
+  webui/browser/online/net.py) is attached to the seat, which says how the connection is (`remote`),
   keeps it alive (`tick`) and hangs it up (`hang_up`, `leave`).
 
 Browser-free, like every seat: nothing here touches the page.

@@ -16,7 +16,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable, to_js  # type: ignore[import-not-found]
 
-from webui.online.net import Callbacks
+from webui.browser.online.net import Callbacks
 from webui.online.seatlock import Release
 
 

@@ -1,7 +1,7 @@
 """Faster next boots, prepared while the player leaves the page alone (`warm_up`).
 
-1. Bytecode (webui.boot.bytecode, sw.js): once the page has booted from sources and the player has
-   left it alone for a moment, it compiles, a module at a time and only while no one is
+1. Bytecode (webui.browser.boot.bytecode, sw.js): once the page has booted from sources and the
+   player has left it alone for a moment, it compiles, a module at a time and only while no one is
    clicking, the standard library zip it booted from, then hands the new zip to the service
    worker (window.lcPwa.keepBytecode in static/sw-register.js). The next boots get it.
 2. Boot snapshot (boot/snapshot.mjs): then, if this page booted the normal way, a
@@ -95,7 +95,7 @@ async def _keep_bytecode(last_input: Callable[[], float]) -> None:
     await _until_quiet(last_input)
     from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
-    from webui.boot.bytecode import BytecodeZip, booted_on_bytecode  # zipfile: not at boot
+    from webui.browser.boot.bytecode import BytecodeZip, booted_on_bytecode  # zipfile: not at boot
 
     root = js.document.documentElement
     path = _stdlib_zip()

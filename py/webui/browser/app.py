@@ -6,7 +6,7 @@ language and says the page is ready. The controller (webui/match/controller.py),
 rules engine, the seats and the screens, is imported just after, a module at a time (`LATER`),
 or at once when it is needed first: a match or room to resume, a join link, a Start pressed
 during the boot, a click. Then the boot prepares the next boots while the player is idle
-(webui/boot/warm.py).
+(webui/browser/boot/warm.py).
 """
 
 from __future__ import annotations
@@ -17,20 +17,21 @@ from typing import TYPE_CHECKING
 
 import js  # type: ignore[import-not-found]
 
-from webui.boot.warm import warm_up
+from webui.browser.boot.warm import warm_up
 from webui.kernel.frame import Frame
 from webui.text.i18n import LANG_KEY, pick_language
 from webui.online.codes import ONLINE_SAVE_KEYS, code_from_query
-from webui.page import Page
+from webui.browser.page import Page
 from webui.match.seats import MATCH_KEY
 
 if TYPE_CHECKING:
     from webui.match.controller import MatchController
 
 LATER = ("lostcities", "lostcities.bots", "webui.screens.match", "webui.match.session",
-         "webui.match.hint", "webui.match.controller", "webui.online.net", "webui.online.lobby",
-         "webui.features.history", "webui.features.replay", "webui.features.calculator",
-         "webui.features.keeper", "webui.player.players", "webui.player_page")
+         "webui.match.hint", "webui.match.controller", "webui.browser.online.net",
+         "webui.online.lobby", "webui.features.history", "webui.features.replay",
+         "webui.features.calculator", "webui.features.keeper", "webui.player.players",
+         "webui.browser.player_page")
 """What the controller needs (the engine, the bots, the screens, the online part, the player's
 features), imported one at a time just after the page is ready, so that a click waiting is
 handled in between."""
@@ -79,7 +80,7 @@ class App:
         # deferred at boot (docs/boot.md, "Imports deferred at boot"): the engine comes with it
         from webui.match.controller import MatchController
         from webui.online.lobby import OnlineLobby
-        from webui.player_page import PlayerPage
+        from webui.browser.player_page import PlayerPage
         from webui.player.players import Players
 
         controller = MatchController(self.page, js.localStorage, self.lang)
@@ -101,7 +102,7 @@ class App:
             self.controller.kick()
 
     def on_click(self, action: str, data: dict[str, str]) -> None:
-        """A click on a ``data-action`` control (webui/page.py): the controller's."""
+        """A click on a ``data-action`` control (webui/browser/page.py): the controller's."""
         self.controller.click(action, data)
 
     def on_escape(self) -> None:
@@ -111,7 +112,7 @@ class App:
 
 
 def start() -> App:
-    """The app on this page, booted (py/webui/main.py, the page's script, calls it once)."""
+    """The app on this page, booted (py/webui/browser/main.py, the page's script, calls it once)."""
     app = App()
     app.boot()
     return app

@@ -19,7 +19,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
-from webui.dom import AfterPaint, Patcher, click_listener
+from webui.browser.dom import AfterPaint, Patcher, click_listener
 from webui.kernel.frame import Frame
 from webui.text.i18n import t
 from webui.kernel.regions import Region, diff, parse

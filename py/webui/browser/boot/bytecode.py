@@ -69,7 +69,7 @@ class BytecodeZip:
                 new.writestr(_stored(info.filename, info.date_time), self._original.read(info))
             for name, data in sorted(self._pycs.items()):
                 new.writestr(_stored(name), data)
-            new.writestr(_stored(MARKER), b"bytecode compiled by webui.boot.bytecode\n")
+            new.writestr(_stored(MARKER), b"bytecode compiled by webui.browser.boot.bytecode\n")
         return out.getvalue()
 
 
