@@ -29,9 +29,9 @@ if TYPE_CHECKING:
 
 LATER = ("lostcities", "lostcities.bots", "webui.screens.match", "webui.match.session",
          "webui.match.hint", "webui.match.controller", "webui.browser.online.net",
-         "webui.online.lobby", "webui.features.history", "webui.features.replay",
-         "webui.features.calculator", "webui.features.keeper", "webui.player.players",
-         "webui.browser.player_page")
+         "webui.online.lobby", "webui.browser.online.lobby_browser", "webui.features.history",
+         "webui.features.replay", "webui.features.calculator", "webui.features.keeper",
+         "webui.player.players", "webui.browser.player_page")
 """What the controller needs (the engine, the bots, the screens, the online part, the player's
 features), imported one at a time just after the page is ready, so that a click waiting is
 handled in between."""
@@ -78,13 +78,14 @@ class App:
 
     def _make_controller(self) -> MatchController:
         # deferred at boot (docs/boot.md, "Imports deferred at boot"): the engine comes with it
+        from webui.browser.online.lobby_browser import JsLobbyBrowser
+        from webui.browser.player_page import PlayerPage
         from webui.match.controller import MatchController
         from webui.online.lobby import OnlineLobby
-        from webui.browser.player_page import PlayerPage
         from webui.player.players import Players
 
         controller = MatchController(self.page, js.localStorage, self.lang)
-        lobby = OnlineLobby(controller, self.page)
+        lobby = OnlineLobby(controller, JsLobbyBrowser(self.page))
         controller.plug(lobby)
         controller.resume()
         Players(controller, PlayerPage(self.on_click)).plug()  # stats, replays, the guide...
