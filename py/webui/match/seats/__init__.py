@@ -8,10 +8,10 @@ between matches is behind the seat:
 - `local.LocalMatch`: both players at this device (pass and play);
 - `computer.BotMatch`: the other player is the computer, which thinks on this device
   (`to_think`, `think`, `play_thought`);
-- `fair.FairHost` and `fair.FairGuest`: the other player is on another page, and the two
-  pages play a fair match (neither holds the other's cards); the transport (PeerJS,
-  webui/browser/online/net.py) is attached to the seat, which says how the connection is (`remote`),
-  keeps it alive (`tick`) and hangs it up (`hang_up`, `leave`).
+- webui/online/fair.py's `FairHost` and `FairGuest`: the other player is on another page, and
+  the two pages play a fair match (neither holds the other's cards); the transport (PeerJS,
+  webui/browser/online/net.py) is attached to the seat, which says how the connection is
+  (`remote`), keeps it alive (`tick`) and hangs it up (`hang_up`, `leave`).
 
 Browser-free, like every seat: nothing here touches the page.
 """
@@ -61,7 +61,8 @@ def refusal_of(exc: ValueError) -> Refusal:
 
 
 class Remote(NamedTuple):
-    """How the other page is, as the connection badge shows it (online/screens.status_bar)."""
+    """How the other page is, as the connection badge shows it (webui/screens/online.py's
+    `status_bar`)."""
 
     state: str
     """``connected``, ``reconnecting`` or ``lost`` (online/liveness.py)."""
