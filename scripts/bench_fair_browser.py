@@ -17,7 +17,7 @@ called from Python. Asserts nothing.
 
 With --online, the app's own online mode instead: two pages (two browser contexts) on the
 loopback broker, a room created on one and joined from the other, a whole match played by
-clicks (e2e/onlinekit.py's chooser) through the pages' real seats (webui/online/fair.py). Each
+clicks (e2e/onlinekit.py's chooser) through the pages' real seats (webui/online/seat.py). Each
 page's FairPeer is timed from inside its own interpreter (as bench_fair times it: the shuffle
 steps and the keys that deal, the audits apart), and each page counts what it sends. Prints
 per page and round the shuffle+deal and audit time, the bytes per round on the wire (fair

@@ -1,4 +1,4 @@
-"""Online rematches (webui/online/fair.py `ask_rematch`, webui/online/control.py ``rematch``):
+"""Online rematches (webui/online/seat.py `ask_rematch`, webui/online/control.py ``rematch``):
 two pages that finished a match agree on a rematch, in either order or at once, and play the
 next match in the same room, on the same connection, under the next match number, carrying
 the series both agreed on; a request survives reloads and dropped connections, and a
@@ -25,7 +25,9 @@ from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.screens.online import problem_text
 from webui.player.players import Players
-from webui.online.fair import FairGuest, FairHost, FairSeat
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
+from webui.online.seat import FairSeat
 from webui.features.series import MAX_TOTAL, Series, series_key
 
 ONE = Options(rounds=1)

@@ -30,7 +30,7 @@ from lostcities.viewcheck import ViewError, check_view
 from real_views import playout_views
 from webui.match.hint import render_hint
 from webui.online import control
-from webui.online.fair import FairGuest
+from webui.online.guest import FairGuest
 from webui.screens.online import render_guest_waiting, status_bar, sync_mark
 from webui.kernel.regions import plain
 from webui.screens.match import render_doc

@@ -19,7 +19,7 @@ from webui.online.liveness import (
     BURST, BYTES_PER_TOKEN, LOST_AFTER, MAX_COST, RATE, RateLimit, connection_state,
     message_cost,
 )
-from webui.online.fair import FairGuest
+from webui.online.guest import FairGuest
 
 # ---- codes -----------------------------------------------------------------------------------
 

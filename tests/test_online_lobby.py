@@ -14,7 +14,8 @@ from tablocks import MemoryLocks
 from test_online_screens import Tags
 from webui.match.controller import MatchController
 from webui.online.codes import GUEST_KEY, HOST_KEY, join_link
-from webui.online.fair import FairGuest, FairHost
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
 from webui.online.lobby import OnlineLobby
 from webui.online.seatlock import Locks
 from webui.text.i18n import t

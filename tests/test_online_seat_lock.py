@@ -21,7 +21,7 @@ from webui.online.codes import GUEST_KEY
 from webui.screens.online import problem_text, render_elsewhere
 from webui.online.seatlock import Release, SeatGuard, lock_name
 from webui.match.seats import problem
-from webui.online.fair import FairGuest
+from webui.online.guest import FairGuest
 
 
 def test_a_lock_a_seat_of_a_room() -> None:

@@ -24,7 +24,8 @@ from webui.screens.online import sync_mark
 from webui.match.seats import MATCH_KEY, Seat
 from webui.match.seats.computer import BotMatch
 from webui.match.seats.local import LocalMatch
-from webui.online.fair import FairGuest, FairHost
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
 from webui.match.session import Session
 
 # ---- a match on this device ------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Online play by room code: two pages play a fair match, peer to peer. Browser-free
 (importable natively, tested with pytest):
 
-- `fair`: the seats of an online match (`FairHost`, `FairGuest`: a `lostcities.fair.FairPeer`
-  each over one connection);
+- `seat`, `host`, `guest`: the seats of an online match (`FairSeat`, what both share: a
+  `lostcities.fair.FairPeer` over one connection; `FairHost`, `FairGuest`: the lobby's roles,
+  the hello and the welcome);
 - `lobby`: the lobby and the waiting room, a screen plugged into the controller that hands it
   its seat; what it needs of the browser is handed in (`lobby_browser.LobbyBrowser`);
 - `codes` (room codes and join links), `control` (the pages' hello, welcome, heartbeat and

@@ -8,7 +8,7 @@ while the seat waits for its match; the controller plays the match, saves it, ke
 alive and hangs it up. At boot the lobby takes back a join link (``?room=CODE``), a saved room
 or a saved seat: reopening the page, or joining the same code again, takes the seat back.
 
-The seats play a fair match (webui/online/fair.py) with libsodium's group
+The seats play a fair match (webui/online/seat.py) with libsodium's group
 (`JsSodiumGroup`), loaded with the online libraries: a seat is handed its group (and a saved
 one replays its match) before its transport is attached. A saved match that does not replay
 is set aside (webui/kernel/setaside.py) and the lobby says why.
@@ -46,7 +46,10 @@ from webui.screens.online import (problem_text, qr_svg, render_elsewhere, render
 from webui.online.lobby_browser import LobbyBrowser, RoomNet
 from webui.online.seatlock import SeatGuard
 from webui.match.seats import problem
-from webui.online.fair import GUEST_SEAT, HOST_SEAT, FairGuest, FairHost, FairSeat, new_token
+from webui.online.codes import GUEST_SEAT, HOST_SEAT
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
+from webui.online.seat import FairSeat, new_token
 from webui.match.session import parse_save
 from webui.kernel.setaside import set_aside
 from webui.match.setup import NAME_MAX, Setup, parse_setup

@@ -13,7 +13,9 @@ from typing import Any, Protocol
 
 from lostcities.fair import Group
 
-from webui.online.fair import FairGuest, FairHost, Transport
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
+from webui.online.seat import Transport
 from webui.online.seatlock import Locks
 
 

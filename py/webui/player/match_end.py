@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from webui.screens.html import EMPTY, Markup, el, join
 from webui.screens.online import problem_text
 from webui.text.player_text import t
-from webui.online.fair import FairGuest, FairSeat
+from webui.online.guest import FairGuest
+from webui.online.seat import FairSeat
 from webui.features.series import Series
 
 

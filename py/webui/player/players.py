@@ -16,7 +16,7 @@ the score calculator, rematch series and the first-game guide.
   on), Replay and Statistics; on the guide's table its step (webui/features/guide.py).
 
 Online matches are recorded too (without their moves: the page never holds their seed). Their
-Play again asks the other page for a rematch in the same room (webui/online/fair.py
+Play again asks the other page for a rematch in the same room (webui/online/seat.py
 `ask_rematch`; the match-end says who asked, ``[data-rematch]``); the seat counts the room's
 series (`series_of`) and carries the one both pages agreed on into the next match, which
 `continue_series` counts here, after a reload too. Browser-free: the file download is handed
@@ -42,7 +42,7 @@ from webui.features.replay import ACTIONS as REPLAY_ACTIONS
 from webui.features.replay import replay_doc, replay_of, replay_step
 from webui.match.seats import MATCH_KEY, Seat, View
 from webui.match.seats.computer import BotMatch
-from webui.online.fair import FairSeat
+from webui.online.seat import FairSeat
 from webui.features.series import Series
 from webui.match.session import parse_save
 from webui.match.setup import form_name

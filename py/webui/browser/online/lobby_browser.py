@@ -16,7 +16,7 @@ from webui.browser.online.net import GuestNet, HostNet
 from webui.browser.online.sodium_group import JsSodiumGroup
 from webui.browser.online.weblocks import WebLocks
 from webui.browser.page import Page
-from webui.online.fair import FairGuest
+from webui.online.guest import FairGuest
 
 
 def _message(exc: Exception) -> str:

@@ -5,7 +5,7 @@ taken; retries when resuming, since the broker may still hold the old socket for
 hands each incoming data connection to `FairHost`. `GuestNet` dials the room with its secret
 token in the connection's metadata and keeps redialling when the channel closes, falls silent
 (PeerJS never reports a vanished tab: the heartbeat in `liveness` does) or floods
-(webui/online/fair.py).
+(webui/online/seat.py).
 
 Every callback given to PeerJS is wrapped in `create_proxy` (architecture.md). Messages travel
 as raw JSON text (``serialization: "raw"``): each seat sizes and parses them itself, and
@@ -25,7 +25,8 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
 from webui.online.codes import new_code, peer_id
 from webui.online.liveness import LOST_AFTER, PING_EVERY
 from webui.online.peermeta import token_of
-from webui.online.fair import FairGuest, FairHost
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
 
 DIAL_TIMEOUT = 6.0
 """Seconds a guest waits for a dialled channel to open before trying again."""

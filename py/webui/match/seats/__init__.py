@@ -8,8 +8,8 @@ between matches is behind the seat:
 - `local.LocalMatch`: both players at this device (pass and play);
 - `computer.BotMatch`: the other player is the computer, which thinks on this device
   (`to_think`, `think`, `play_thought`);
-- webui/online/fair.py's `FairHost` and `FairGuest`: the other player is on another page, and
-  the two pages play a fair match (neither holds the other's cards); the transport (PeerJS,
+- webui/online/host.py's `FairHost` and guest.py's `FairGuest`: the other player is on another page,
+  and the two pages play a fair match (neither holds the other's cards); the transport (PeerJS,
   webui/browser/online/net.py) is attached to the seat, which says how the connection is
   (`remote`), keeps it alive (`tick`) and hangs it up (`hang_up`, `leave`).
 

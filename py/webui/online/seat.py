@@ -3,8 +3,9 @@
 Both pages run a `FairPeer` for their own seat, and neither holds the other's cards: the deck is
 shuffled and dealt by both (docs/fair-play.md), every message is checked on arrival, and a
 failed check stops the match on the page that saw it, with the evidence in its save. In the
-match the two seats are equals; the room's host (`FairHost`, seat 0) only keeps the lobby's
-role: its room code, and which guest (`FairGuest`, seat 1, known by a secret token) may join.
+match the two seats are equals (`FairSeat`, here); the room's host (webui/online/host.py,
+seat 0) only keeps the lobby's role: its room code, and which guest (webui/online/guest.py,
+seat 1, known by a secret token) may join.
 
 Around the fair messages the pages exchange control messages (webui/online/control.py): the
 guest's ``hello`` and the host's ``welcome`` on every new connection say which match each page
@@ -28,16 +29,16 @@ as abandoned by the other (`Remote.offer_end`) or keep waiting (`keep_waiting`).
 A room's matches are numbered (``match``): a later match in the same room (a rematch) is a new
 `FairPeer` begun by `_begin` with the next number, agreed over control messages. Once a match
 ended, each player may ask for a rematch (`ask_rematch`): the page saves the request, then
-sends ``rematch`` with its series (webui/features/series.py); once a page has both its own request
-and the other's, it checks that both series agree (`read_rematch`) and begins the next match: the
-same options and names, the player who did not start this match starting, the agreed series
-carried (`carried`, saved). A page's request goes out before its new match's first message, so
-the other page always hears it first; a request is sent again on each new connection, and a
-page left behind at a rematch by a dropped connection is caught up at the hello and welcome
-(the page ahead sends its consent, then the new match).
+sends ``rematch`` with its series (webui/features/series.py); once a page has both its own
+request and the other's, it checks that both series agree (`read_rematch`) and begins the next
+match: the same options and names, the player who did not start this match starting, the
+agreed series carried (`carried`, saved). A page's request goes out before its new match's
+first message, so the other page always hears it first; a request is sent again on each new
+connection, and a page left behind at a rematch by a dropped connection is caught up at the
+hello and welcome (the page ahead sends its consent, then the new match).
 
-Browser-free: the transport (webui/browser/online/net.py) hands the seat connections and raw text,
-the page's storage is handed in (`set_store`), and the group (`load`).
+Browser-free: the transport (webui/browser/online/net.py) hands the seat connections and raw
+text, the page's storage is handed in (`set_store`), and the group (`load`).
 """
 
 from __future__ import annotations
@@ -49,23 +50,20 @@ import time
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Protocol, TypeVar
 
-from lostcities import Move as LcMove, Options, move_from_json, why_illegal
+from lostcities import Move as LcMove, move_from_json, why_illegal
 from lostcities.errors import CorruptSave
 from lostcities.fair import FairError, FairPeer, Group, NotAllowed
-from lostcities.protocol import APP_VERSION, FORBIDDEN, NO_MATCH, VERSION_MISMATCH
 
-from webui.online import control
-from webui.online.codes import GUEST_KEY, HOST_KEY, normalize_code
-from webui.online.control import Control, ControlError, MatchSetup, check_name
-from webui.online.liveness import LOST, PING_EVERY, Liveness, Owed, RateLimit, State
-from webui.match.seats import (
-    Move, Problem, Refusal, Remote, Seat, View, problem, refusal_of, refused,
-)
 from webui.features.series import Series, read_rematch, rematch_payload, series_key
 from webui.kernel.setaside import Storage, set_aside
+from webui.match.seats import (
+    Move, Problem, Refusal, Seat, View, problem, refusal_of, refused,
+)
+from webui.online import control
+from webui.online.codes import HOST_SEAT, normalize_code
+from webui.online.control import Control, ControlError, MatchSetup, check_name
+from webui.online.liveness import LOST, PING_EVERY, Liveness, Owed, RateLimit, State
 
-HOST_SEAT: Final = 0
-GUEST_SEAT: Final = 1
 SAVE_FORMAT: Final = "lostcities-fair-room"
 SAVE_VERSION: Final = 1
 TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -618,7 +616,7 @@ class FairSeat(Seat):
         """A series a save holds, of this room's match; CorruptSave if it is not one."""
         if data is None:
             return None
-        series = _checked(lambda: Series.from_json(data), what)
+        series = checked(lambda: Series.from_json(data), what)
         setup = self.setup
         if setup is None or series.key != series_key(
                 mode=self.mode, names=setup.names, options=setup.options, room=self.code):
@@ -628,7 +626,9 @@ class FairSeat(Seat):
         return series
 
 
-def _check_doc(doc: object, role: str) -> dict[str, Any]:
+def check_doc(doc: object, role: str) -> dict[str, Any]:
+    """`doc` if it is a saved room of a `role` (``host``, ``guest``) of this format and
+    version; CorruptSave otherwise."""
     if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
         raise CorruptSave("not a saved online room")
     if doc.get("version") != SAVE_VERSION:
@@ -641,7 +641,7 @@ def _check_doc(doc: object, role: str) -> dict[str, Any]:
 T = TypeVar("T")
 
 
-def _checked(make: Callable[[], T], what: str) -> T:
+def checked(make: Callable[[], T], what: str) -> T:
     """`make()`, what a save holds checked (its ValueError becomes CorruptSave)."""
     try:
         return make()
@@ -649,417 +649,9 @@ def _checked(make: Callable[[], T], what: str) -> T:
         raise CorruptSave(f"saved room: bad {what} ({exc})") from None
 
 
-def _text(data: dict[str, Any], key: str) -> str:
+def saved_str(data: dict[str, Any], key: str) -> str:
+    """The text a save holds under `key`; CorruptSave if it is not one."""
     value = data.get(key)
     if not isinstance(value, str):
         raise CorruptSave(f"saved room: bad {key}")
     return value
-
-
-class FairHost(FairSeat):
-    """The room's host: seat 0. It picks the options, shows the code, and lets one guest in
-    (the first valid token binds the seat); the match begins when that guest says hello."""
-
-    save_key: ClassVar[str] = HOST_KEY
-    seat: ClassVar[int] = HOST_SEAT
-    role: ClassVar[str] = "host"
-
-    def __init__(self, code: str, options: Options, first_player: int | None, name: str,
-                 now: float) -> None:
-        super().__init__(code, name, now)
-        if first_player not in (None, 0, 1) or isinstance(first_player, bool):
-            raise ValueError("the first player must be 0, 1 or None")
-        self.options = options
-        self.first_player = first_player
-        self.token: str | None = None
-        self._link: Link | None = None
-
-    @classmethod
-    def create(cls, code: str, options: Options, first_player: int | None, name: str,
-               now: float) -> FairHost:
-        """A new room (its match begins when the guest arrives)."""
-        return cls(code, options, first_player, name, now)
-
-    @property
-    def guest_name(self) -> str | None:
-        """The guest's name once a match began."""
-        return None if self.setup is None else self.setup.names[GUEST_SEAT]
-
-    # ---- connections ---------------------------------------------------------------------
-
-    def accept(self, link: Link, metadata: object, now: float) -> str | None:
-        """A new connection: None if it may now speak for seat 1, else the refusal sent on it
-        (the caller closes it). `metadata`: ``{"token": "..."}`` from PeerJS."""
-        if self.halted is not None:
-            return "this page has stopped relaying"  # (nothing is sent on it)
-        token = metadata.get("token") if isinstance(metadata, dict) else None
-        if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
-            return self._refuse(link, FORBIDDEN, "this connection has no valid guest token:"
-                                " open the join link or type the room code")
-        if self.token is not None and not secrets.compare_digest(token, self.token):
-            return self._refuse(link, FORBIDDEN, f"room {self.code} already has a guest")
-        if self._link is not None:
-            self._link.close()  # a reconnecting guest replaces its stale connection
-        self.token = self.token or token
-        self._link, self._send = link, None
-        self.live.opened(now)
-        self.limit = RateLimit(now)
-        self._changed()
-        return None
-
-    def receive(self, link: Link, raw: str | bytes, now: float,
-                clock: Callable[[], float] | None = None) -> None:
-        """A message from the guest, arrived at `now`; never raises. `clock` (the same clock)
-        is read once it is handled: the time handling took regains no flood budget."""
-        if link is not self._link or self.halted is not None or not self._heard(now, len(raw)):
-            return
-        if self._send is None:
-            self._hello(link, raw)
-        else:
-            self._take(raw, now)
-        if clock is not None:
-            self.limit.handled(clock())
-
-    def _hello(self, link: Link, raw: str | bytes) -> None:
-        """The first message on a connection must be the guest's hello."""
-        try:
-            hello = control.parse(raw)
-        except ControlError as exc:
-            self._refuse(link, FORBIDDEN, f"a malformed hello: {exc}", close=True)
-            return
-        if hello is None or hello.kind != "hello":
-            self._refuse(link, FORBIDDEN, "the first message must be a hello", close=True)
-            return
-        if hello.app != APP_VERSION:
-            self._refuse(link, VERSION_MISMATCH, f"this room runs version {APP_VERSION}:"
-                         " reload the page to update", close=True)
-            return
-        last, consent = hello.last, self._consent(hello.match)
-        if self.peer is None:
-            if hello.match != 0 or self.group is None:
-                self._refuse(link, NO_MATCH, "this room holds no match of your page",
-                             close=True)
-                return
-            self._begin(MatchSetup(self.options, (self.name, hello.name), self.first_player), 1)
-        elif consent is not None:
-            # the guest was left behind at the rematch: this page's consent comes first
-            link.send(consent)
-            last = 0
-        elif hello.match == self.match_no + 1 and self.asked is not None:
-            # the guest went ahead, agreeing to this page's request: its consent comes next,
-            # and nothing of this match is sent again
-            last = len(self.peer.sent_after(0))
-        elif hello.match != self.match_no and not (
-                hello.match == 0 and self.peer.last_received == 0):
-            # (a guest whose page lost its match before sending anything may begin it again)
-            self._refuse(link, NO_MATCH, "this room holds another match than your page",
-                         close=True)
-            return
-        assert self.peer is not None and self.setup is not None
-        if self.halted is not None:  # storage refused the new match: nothing is sent
-            return
-        link.send(control.welcome(APP_VERSION, self.match_no, self.peer.last_received,
-                                  self.setup))
-        self._greeted(link.send, last)
-        self._changed()
-
-    def closed(self, link: Link) -> None:
-        """The guest's connection closed (PeerJS saw it go)."""
-        if link is self._link:
-            self._link = None
-            self._unlink()
-            self._changed()
-
-    def _refuse(self, link: Link, code: str, text: str, close: bool = False) -> str:
-        message = control.refused(code, text)
-        link.send(message)
-        if close:
-            link.close()
-            self.closed(link)
-        return message
-
-    def _flooded(self) -> None:
-        link = self._link
-        if link is None:
-            return
-        text = f"too many messages (over {self.limit.rate:g} a second): connection closed"
-        self._warn(f"guest of room {self.code}: {text}")
-        self._refuse(link, FORBIDDEN, text, close=True)
-
-    # ---- the Seat interface ----------------------------------------------------------------
-
-    def attach(self, transport: Transport) -> None:
-        """Play over `transport` (the room on the broker) from now on."""
-        self.transport = transport
-
-    def connection(self, now: float) -> State | None:
-        """The guest's connection state, or None while no guest has ever joined."""
-        return None if self.token is None else self.live.state(now)
-
-    def remote(self, now: float) -> Remote:
-        """The guest's connection, for the badge over the table."""
-        return Remote(self.connection(now) or "reconnecting", self.guest_name, self.code,
-                      self.problem(), waiting=self.waiting(), **self._remote_extras(now))
-
-    def tick(self, now: float) -> None:
-        """Once a second: the heartbeat."""
-        self._ping(now)
-
-    def hang_up(self) -> None:
-        """Leave the broker at once (the page is being left: the room resumes on reload)."""
-        if self.transport is not None:
-            self.transport.close()
-            self.transport = None
-
-    def leave(self) -> None:
-        """The host leaves the room for good: the guest is told (``bye``), then the room
-        leaves the broker (a moment later, so that the goodbye goes out). A match a failed
-        check stopped is set aside first."""
-        self._keep_evidence()
-        if self._link is not None:
-            if self.halted is None:
-                self._link.send(control.bye())
-            self._link.close()
-        if self.transport is not None:
-            self.transport.close(delay=0.5)
-            self.transport = None
-
-    # ---- saving ----------------------------------------------------------------------------
-
-    def _role_json(self) -> dict[str, Any]:
-        return {"token": self.token, "options": self.options.to_json(),
-                "first_player": self.first_player}
-
-    @classmethod
-    def from_json(cls, doc: object, now: float) -> FairHost:
-        """A room from `to_json` output, its match replayed by `load`; CorruptSave saying
-        what is wrong."""
-        data = _check_doc(doc, "host")
-        token = data.get("token")
-        if token is not None and not (isinstance(token, str) and TOKEN_RE.fullmatch(token)):
-            raise CorruptSave("saved room: bad guest token")
-        options = _checked(lambda: Options.from_json(data.get("options")), "options")
-        host = _checked(lambda: cls(_text(data, "code"), options, data.get("first_player"),
-                                    _text(data, "name"), now), "room")
-        host.token = token
-        host._restore_common(data)
-        setup = host.setup  # (in a rematch, the player who did not start the last one starts)
-        if setup is not None and ((setup.options, setup.names[0]) != (options, host.name) or (
-                host.match_no == 1 and setup.first_player != host.first_player)):
-            raise CorruptSave("saved room: the match is not the room's")
-        return host
-
-
-class FairGuest(FairSeat):
-    """A guest of a room: seat 1. It dials the room with its token (webui/browser/online/net.py's
-    `GuestNet`), says hello on each connection and builds its match from the host's
-    welcome."""
-
-    save_key: ClassVar[str] = GUEST_KEY
-    seat: ClassVar[int] = GUEST_SEAT
-    role: ClassVar[str] = "guest"
-
-    def __init__(self, code: str, token: str, name: str, now: float) -> None:
-        super().__init__(code, name, now)
-        if not TOKEN_RE.fullmatch(token):
-            raise ValueError("bad guest token")
-        self.token = token
-        self.reload_needed: Problem | None = None
-        """Set when the host runs another version: this page must reload."""
-        self.refused: Problem | None = None
-        """Set when the host refused this guest (e.g. the room has another guest)."""
-        self.joined = False
-        """Whether the host has ever welcomed this guest (a room was found)."""
-        self.host_away: str | None = None
-        """How the host is gone: "closed" (its page is closed: the room is not on the broker;
-        it resumes when the host opens it again) or "left" (the host left for good)."""
-        self.drop_link = False
-        """Set when the current connection must be dropped and dialled again (a flood)."""
-        self._dialled: Callable[[str], None] | None = None
-
-    # ---- the connection ------------------------------------------------------------------
-
-    def opened(self, send: Callable[[str], None], now: float) -> None:
-        """A channel to the host opened: say hello (which match, what was received); nothing
-        once halted."""
-        if self.halted is not None:
-            return
-        self._dialled, self._send, self.drop_link = send, None, False
-        self.host_away = None
-        self.live.opened(now)
-        self.limit = RateLimit(now)
-        last = 0 if self.peer is None else self.peer.last_received
-        send(control.hello(APP_VERSION, self.name, self.match_no, last))
-        self._changed()
-
-    def closed(self) -> None:
-        """The channel closed: nothing is sent until the next `opened`."""
-        self._dialled = None
-        self._unlink()
-        self._changed()
-
-    def host_closed(self) -> None:
-        """The broker says the room is not there: once joined, the host's page is closed."""
-        if self.joined and self.host_away is None:
-            self.host_away = "closed"
-            self._changed()
-
-    def ping(self) -> None:
-        """A heartbeat, once the host welcomed this guest on the channel."""
-        if self._send is not None:
-            self._send(control.ping())
-
-    def receive(self, raw: str | bytes, now: float,
-                clock: Callable[[], float] | None = None) -> None:
-        """A message from the host, arrived at `now`; never raises."""
-        if self._dialled is None or self.drop_link or self.halted is not None \
-                or not self._heard(now, len(raw)):
-            return
-        if self._send is None:
-            self._before_welcome(raw)
-            self._changed()
-        else:
-            self._take(raw, now)
-        if clock is not None:
-            self.limit.handled(clock())
-
-    def _before_welcome(self, raw: str | bytes) -> None:
-        try:
-            message = control.parse(raw)
-        except ControlError as exc:
-            self.error = problem("malformed", reason=str(exc))
-            return
-        if message is None:
-            self.error = problem("before-welcome")
-        elif message.kind == "refused":
-            self._refused(message)
-        elif message.kind == "welcome":
-            self._welcome(message)
-        elif message.kind == "bye":
-            self.host_away = "left"
-        elif message.kind == "rematch":  # a host ahead: its consent comes before its welcome
-            self._hear_rematch(message)
-        elif message.kind != "ping":
-            self.error = problem("unexpected", kind=message.kind)
-
-    def _refused(self, message: Control) -> None:
-        if message.code == VERSION_MISMATCH:
-            self.reload_needed = problem("reload")
-        elif message.code == FORBIDDEN and not self.joined:
-            self.refused = problem("turned-away", message=message.message)
-        else:
-            self.error = problem("host-refused", message=message.message)
-
-    def _welcome(self, message: Control) -> None:
-        setup = message.setup
-        assert setup is not None and self._dialled is not None
-        if message.app != APP_VERSION:
-            self.reload_needed = problem("reload")
-            return
-        consent = self._consent(message.match)
-        if self.peer is None:
-            if setup.names[GUEST_SEAT] != self.name:
-                self.error = problem("other-name")
-                return
-            if self.group is None:
-                self.error = problem("not-ready")
-                return
-            self._begin(setup, message.match)
-            if self.halted is not None:  # storage refused the new match: nothing is sent
-                return
-        elif consent is not None:
-            # the host was left behind at the rematch: this page's consent, then the new match
-            self.joined, self.error = True, None
-            self._dialled(consent)
-            self._greeted(self._dialled, 0)
-            return
-        elif (message.match, setup) != (self.match_no, self.setup):
-            self.error = problem("other-match")
-            return
-        self.joined, self.error = True, None
-        self._greeted(self._dialled, message.last)
-
-    def _control(self, message: Control) -> bool:
-        """The host's goodbye, or its refusal of this connection (a flood: it is closed)."""
-        if message.kind == "bye":
-            self.host_away = "left"  # the room is gone for good
-        elif message.kind == "refused":
-            self._refused(message)
-        else:
-            return super()._control(message)
-        self._changed()
-        return True
-
-    def _flooded(self) -> None:
-        self.drop_link = True
-        self.error = problem("flooded")
-
-    def connection(self, now: float) -> State:
-        """The host's connection state, as both screens show it."""
-        return self.live.state(now)
-
-    # ---- the Seat interface ----------------------------------------------------------------
-
-    def attach(self, transport: Transport) -> None:
-        """Play over `transport` (the dialled room) from now on."""
-        self.transport = transport
-
-    def remote(self, now: float) -> Remote:
-        """The host's connection, for the badge over the table."""
-        opponent = None if self.setup is None else self.setup.names[HOST_SEAT]
-        return Remote(self.connection(now), opponent, self.code, self.problem(),
-                      self.reload_needed, self.host_away, self.waiting(),
-                      **self._remote_extras(now))
-
-    def match_on(self) -> bool:
-        """Not once the host has left for good."""
-        return self.host_away != "left" and super().match_on()
-
-    def _room_open(self) -> bool:
-        """No rematch once the host has left for good."""
-        return self.host_away != "left"
-
-    def keeps_save(self) -> bool:
-        """Not once the host refused this guest or left for good."""
-        return not self.refused and self.host_away != "left"
-
-    def tick(self, now: float) -> None:
-        """Once a second: the transport's heartbeat (a halted seat hangs up instead)."""
-        if self.halted is not None:
-            self.hang_up()
-            return
-        tick = getattr(self.transport, "tick", None)
-        if tick is not None:
-            tick()
-
-    def hang_up(self) -> None:
-        """Hang up at once (the page is being left: the seat is taken back on reload)."""
-        if self.transport is not None:
-            self.transport.close()
-            self.transport = None
-
-    def leave(self) -> None:
-        """The guest leaves for good: the host sees the connection go. A match a failed check
-        stopped is set aside first."""
-        self._keep_evidence()
-        self.hang_up()
-
-    # ---- saving ----------------------------------------------------------------------------
-
-    def _role_json(self) -> dict[str, Any]:
-        return {"token": self.token}
-
-    @classmethod
-    def from_json(cls, doc: object, now: float) -> FairGuest:
-        """A seat from `to_json` output, its match replayed by `load`; CorruptSave saying
-        what is wrong."""
-        data = _check_doc(doc, "guest")
-        token = data.get("token")
-        if not isinstance(token, str):
-            raise CorruptSave("saved room: bad guest token")
-        guest = _checked(lambda: cls(_text(data, "code"), token, _text(data, "name"), now),
-                         "seat")
-        guest._restore_common(data)
-        if guest.setup is not None and guest.setup.names[GUEST_SEAT] != guest.name:
-            raise CorruptSave("saved room: the match is not this player's")
-        return guest
