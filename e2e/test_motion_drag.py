@@ -23,8 +23,8 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, Viewp
 
 import lostcities
 from webui.match.seats.computer import BotMatch
-from webui.text.cards import parse_card
 from webui.match.session import Session
+from webui.text.cards import parse_card
 
 SAVE_KEY = "lostcities.match"
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}

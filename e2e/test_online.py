@@ -26,9 +26,9 @@ from playwright.sync_api import Page
 
 import lostcities
 from lostcities.fair.wire import VERSION
-from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.match.seats.local import LocalMatch
 from webui.match.session import Session
+from webui.online.codes import GUEST_KEY, HOST_KEY
 
 CHANNEL = """
 (() => {

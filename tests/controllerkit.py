@@ -13,8 +13,8 @@ import json
 from collections.abc import Callable, Coroutine
 from typing import Any, ClassVar
 
-from webui.match.controller import MatchController
 from webui.kernel.frame import Frame
+from webui.match.controller import MatchController
 from webui.match.seats import MATCH_KEY, View
 
 FORM = {"name1": "Ana", "name2": "Ben", "rounds": "1", "starts": "0", "mode": "local",

@@ -13,10 +13,10 @@ from typing import Any
 
 from lostcities import Options
 from lostcities.fair.sodium import SodiumGroup
-from webui.screens.online import sync_mark
 from webui.online.guest import FairGuest
 from webui.online.host import FairHost
 from webui.online.seat import FairSeat
+from webui.screens.online import sync_mark
 
 
 Events = list[tuple[str, str]]

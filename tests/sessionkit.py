@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from webui.screens.match import render_doc, render_screen, screen_name
 from webui.match.session import Session
+from webui.screens.match import render_doc, render_screen, screen_name
 from webui.screens.table import Extras
 
 

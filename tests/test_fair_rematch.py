@@ -18,17 +18,17 @@ from fairseats import GROUP, MARKUP, KeptLink, Pair, Store, finished
 from lostcities import Options
 from lostcities.errors import CorruptSave
 from lostcities.protocol import APP_VERSION
-from webui.match.controller import MatchController
 from webui.features.history import load
 from webui.features.history_store import HISTORY_KEY
+from webui.features.series import MAX_TOTAL, Series, series_key
+from webui.match.controller import MatchController
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.screens.online import problem_text
-from webui.player.players import Players
 from webui.online.guest import FairGuest
 from webui.online.host import FairHost
 from webui.online.seat import FairSeat
-from webui.features.series import MAX_TOTAL, Series, series_key
+from webui.player.players import Players
+from webui.screens.online import problem_text
 
 ONE = Options(rounds=1)
 

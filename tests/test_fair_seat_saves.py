@@ -16,8 +16,8 @@ from fairseats import ALL, Pair, Store, finished
 from lostcities import Options
 from webui.match.controller import MatchController
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.screens.online import problem_text
 from webui.online.seat import FairSeat
+from webui.screens.online import problem_text
 
 
 class Died(BaseException):

@@ -18,10 +18,10 @@ from lostcities.fair.wire import VERSION
 from lostcities.protocol import APP_VERSION
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.online.liveness import BURST
-from webui.screens.online import problem_text, status_bar
 from webui.online.guest import FairGuest
 from webui.online.host import FairHost
+from webui.online.liveness import BURST
+from webui.screens.online import problem_text, status_bar
 
 def test_a_whole_match_with_every_option_and_each_move_saved_before_it_is_sent() -> None:
     pair = Pair(ALL, first=None, seed=3)

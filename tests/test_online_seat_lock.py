@@ -17,11 +17,11 @@ from tablocks import MemoryLocks
 
 from lostcities import Options
 from webui.match.controller import MatchController
-from webui.online.codes import GUEST_KEY
-from webui.screens.online import problem_text, render_elsewhere
-from webui.online.seatlock import Release, SeatGuard, lock_name
 from webui.match.seats import problem
+from webui.online.codes import GUEST_KEY
 from webui.online.guest import FairGuest
+from webui.online.seatlock import Release, SeatGuard, lock_name
+from webui.screens.online import problem_text, render_elsewhere
 
 
 def test_a_lock_a_seat_of_a_room() -> None:

@@ -35,8 +35,8 @@ from lostcities import Options
 from lostcities.fair.wire import MAX_MESSAGE_CHARS
 from lostcities.protocol import APP_VERSION, MAX_MESSAGE_BYTES, ProtocolError, decode_json
 from webui.online import control
-from webui.online.liveness import BURST, BYTES_PER_TOKEN, MAX_COST, RATE, RateLimit, message_cost
 from webui.online.host import FairHost
+from webui.online.liveness import BURST, BYTES_PER_TOKEN, MAX_COST, RATE, RateLimit, message_cost
 from webui.online.peermeta import MAX_TOKEN_CHARS, token_of
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,8 +15,8 @@ from test_stats_screen import Page
 from test_webui_table import Elements
 from webui.features.history import MatchRecord, Replay
 from webui.features.replay import replay_doc, replay_of, replay_step
-from webui.screens.match import render_screen
 from webui.kernel.uistate import UiState
+from webui.screens.match import render_screen
 
 ALLOWED_ACTIONS = {"replay-prev", "replay-next", "replay-round", "replay-close", "rules", "lang",
                    "new-match"}

@@ -18,15 +18,15 @@ from controllerkit import (
 )
 from fairseats import GROUP, TOKEN, Connection, Store
 from webui.match.controller import MatchController
-from webui.online import control
-from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.screens.online import sync_mark
 from webui.match.seats import MATCH_KEY, Seat
 from webui.match.seats.computer import BotMatch
 from webui.match.seats.local import LocalMatch
+from webui.match.session import Session
+from webui.online import control
+from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.online.guest import FairGuest
 from webui.online.host import FairHost
-from webui.match.session import Session
+from webui.screens.online import sync_mark
 
 # ---- a match on this device ------------------------------------------------------------------
 

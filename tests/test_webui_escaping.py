@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from webui.screens.html import button
 from webui.kernel.markup import EMPTY, Markup, attrs, el, esc, html, join, region, void
+from webui.screens.html import button
 from webui.screens.online import render_guest_waiting, status_bar
 
 WEBUI = Path(__file__).resolve().parent.parent / "py" / "webui"

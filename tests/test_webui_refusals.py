@@ -16,9 +16,9 @@ from lostcities.state import PHASES
 from webui.match.seats import SEAT_REFUSALS, refused
 from webui.match.seats.computer import BotMatch
 from webui.match.seats.local import LocalMatch
+from webui.match.session import Session
 from webui.text.i18n import LANGUAGES, MESSAGES
 from webui.text.moves import refusal_key, refusal_text
-from webui.match.session import Session
 
 SAMPLE_DATA: dict[str, Any] = {
     "to_act": 1, "colour": "R", "card": "R4", "top": 7, "skill": "sabotage", "cost": 3,

@@ -17,8 +17,8 @@ from test_webui_table import ALL_ON, click_bot_step, new_session
 from sessionkit import session_screen
 
 from lostcities import Options
-from webui.screens.html import EMPTY, Markup, esc
 from webui.kernel.regions import Op, Region, diff, keyed, parse, plain, unescape
+from webui.screens.html import EMPTY, Markup, esc
 from webui.screens.match import render_doc, render_screen
 from webui.screens.table import Extras
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from test_webui_table import new_session
 
-from webui.screens.match import render_screen
 from webui.kernel.symbols import (
     CSS_BEGIN, CSS_END, SYMBOL_IDS, css_file_with_symbols, icon, symbol_css,
 )
+from webui.screens.match import render_screen
 
 ROOT = Path(__file__).resolve().parent.parent
 APP_CSS = ROOT / "static" / "app.css"

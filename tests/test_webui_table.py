@@ -18,9 +18,9 @@ from sessionkit import session_render, session_screen
 from lostcities import Options
 from webui.match.seats.computer import BotMatch
 from webui.match.seats.local import LocalMatch
-from webui.screens.match import render_doc
 from webui.match.session import Session
 from webui.match.setup import parse_setup
+from webui.screens.match import render_doc
 from webui.screens.table import Extras
 
 ALL_ON = Options(rounds=3, sixth_colour=True, jobs=True, skills=True, objectives=True,

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 import js  # type: ignore[import-not-found]
 
 from webui.browser.boot.warm import warm_up
-from webui.kernel.frame import Frame
-from webui.text.i18n import LANG_KEY, pick_language
-from webui.online.codes import ONLINE_SAVE_KEYS, code_from_query
 from webui.browser.page import Page
+from webui.kernel.frame import Frame
 from webui.match.seats import MATCH_KEY
+from webui.online.codes import ONLINE_SAVE_KEYS, code_from_query
+from webui.text.i18n import LANG_KEY, pick_language
 
 if TYPE_CHECKING:
     from webui.match.controller import MatchController

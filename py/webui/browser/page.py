@@ -21,8 +21,8 @@ from pyodide.ffi import create_proxy, jsnull  # type: ignore[import-not-found]
 
 from webui.browser.dom import AfterPaint, Patcher, click_listener
 from webui.kernel.frame import Frame
-from webui.text.i18n import t
 from webui.kernel.regions import Region, diff, parse
+from webui.text.i18n import t
 
 UPDATE_READY_EVENT = "lc:update-ready"
 """Dispatched on ``window`` when a new version is installed and waits (static/sw-register.js)."""

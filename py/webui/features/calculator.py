@@ -22,8 +22,8 @@ from typing import Any, Final
 from lostcities import JOBS, MIXUPS, ExpeditionScore, ScoringRules, player_rules, score_expedition
 from lostcities.cards import HANDSHAKES_PER_COLOUR, NUMBERS, colours_for
 
-from webui.text.cards import card_name, colour_name
 from webui.screens.html import Markup, button, card_inner, el, join, region, void
+from webui.text.cards import card_name, colour_name
 from webui.text.player_text import t
 
 SCORING_JOBS: Final = tuple(j for j, job in JOBS.items()

@@ -24,10 +24,10 @@ from typing import Any, Final
 import lostcities
 from lostcities.scenario import position
 
-from webui.screens.html import EMPTY, Markup, button, el
-from webui.text.player_text import t
 from webui.match.seats import Move, Refusal, Steps, refused
 from webui.match.seats.computer import BotMatch
+from webui.screens.html import EMPTY, Markup, button, el
+from webui.text.player_text import t
 
 LEVEL: Final = "easy"
 """The computer the guide's round is played against."""

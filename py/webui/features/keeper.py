@@ -28,9 +28,9 @@ from lostcities.protocol import ProtocolError, decode_json
 
 from webui.features.history import MatchLog, MatchRecord
 from webui.features.history_store import HistoryStore
-from webui.match.seats import Seat, View
 from webui.features.series import Series, series_key
 from webui.kernel.setaside import Storage, set_aside
+from webui.match.seats import Seat, View
 
 CURRENT_KEY: Final = "lostcities.current"
 MAX_BYTES: Final = 200_000

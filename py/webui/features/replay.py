@@ -28,12 +28,12 @@ from lostcities import State
 from lostcities.cards import card_text
 
 from webui.features.history import MatchRecord
-from webui.screens.html import Markup, button, card_span, el, join
-from webui.text.player_text import t
 from webui.kernel.regions import parse, plain
+from webui.kernel.uistate import UiState
+from webui.screens.html import Markup, button, card_span, el, join
 from webui.screens.match import log_line, render_doc, screen_name
 from webui.screens.table import top_bar
-from webui.kernel.uistate import UiState
+from webui.text.player_text import t
 
 View = dict[str, Any]
 ACTIONS = ("replay-prev", "replay-next", "replay-round")

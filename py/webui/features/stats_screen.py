@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from webui.text.cards import colour_name
 from webui.features.history import MatchRecord, Notice
-from webui.screens.html import EMPTY, Markup, button, card_span, el, join, void
-from webui.text.player_text import t
 from webui.features.stats import OPPONENTS, RESULTS, ExpeditionFact, Margin, Stats
+from webui.screens.html import EMPTY, Markup, button, card_span, el, join, void
+from webui.text.cards import colour_name
+from webui.text.player_text import t
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 120, 6
 MATCHES_LISTED = 30

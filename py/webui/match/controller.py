@@ -32,21 +32,21 @@ import random
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
-from webui.screens import update_offer
 from webui.kernel.frame import Frame
+from webui.kernel.setaside import Storage, set_aside
 from webui.match.hint import can_hint, hint_steps, render_hint
-from webui.screens.html import EMPTY, Markup, button, confirm, el, join, region
-from webui.text.i18n import LANG_KEY, t
-from webui.screens.online import status_bar, sync_mark
-from webui.screens.match import render_doc, render_rules, screen_name
 from webui.match.seats import MATCH_KEY, Remote, Seat, View
 from webui.match.seats.computer import OPPONENTS, PACE, BotMatch
 from webui.match.seats.local import LocalMatch
 from webui.match.session import TABLE_ACTIONS, Session
-from webui.kernel.setaside import Storage, set_aside
 from webui.match.setup import parse_setup
-from webui.screens.table import Extras
 from webui.match.thinking import run_sliced
+from webui.screens import update_offer
+from webui.screens.html import EMPTY, Markup, button, confirm, el, join, region
+from webui.screens.match import render_doc, render_rules, screen_name
+from webui.screens.online import status_bar, sync_mark
+from webui.screens.table import Extras
+from webui.text.i18n import LANG_KEY, t
 
 Listener = Callable[[View, Seat], None]
 """Told a view and the seat it is from (``seat.mode``: ``pass-and-play``, ``computer``,

@@ -14,11 +14,11 @@ from typing import Any
 
 from lostcities import may_follow
 from lostcities.cards import parse_card as card_id
-from webui.text.cards import card_name, colour_name, parse_card
-from webui.screens.html import EMPTY, Markup, button, el
-from webui.text.i18n import t
 from webui.match.seats import Steps
 from webui.match.thinking import HARD_TIME_LIMIT, level_bot, think_steps
+from webui.screens.html import EMPTY, Markup, button, el
+from webui.text.cards import card_name, colour_name, parse_card
+from webui.text.i18n import t
 
 View = dict[str, Any]
 Move = dict[str, Any]

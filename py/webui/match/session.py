@@ -15,10 +15,10 @@ from typing import Any, Final
 
 from lostcities.protocol import ProtocolError, decode_json
 
+from webui.kernel.uistate import UiState
 from webui.match.seats import MATCH_KEY, Seat
 from webui.match.seats.computer import BotMatch, is_bot_match
 from webui.match.seats.local import LocalMatch
-from webui.kernel.uistate import UiState
 
 SAVE_APP = "lostcities-webui"
 SAVE_VERSION = 1

@@ -30,9 +30,11 @@ from typing import Any, TypeVar
 
 from lostcities import Options
 from lostcities.names import clean_name
+from webui.kernel.setaside import set_aside
 from webui.match.controller import MatchController
-from webui.screens.html import EMPTY, Markup
-from webui.text.i18n import t
+from webui.match.seats import problem
+from webui.match.session import parse_save
+from webui.match.setup import NAME_MAX, Setup, parse_setup
 from webui.online.codes import (
     GUEST_KEY,
     HOST_KEY,
@@ -41,18 +43,16 @@ from webui.online.codes import (
     new_code,
     normalize_code,
 )
-from webui.screens.online import (problem_text, qr_svg, render_elsewhere, render_guest_waiting,
-                                  render_host_waiting, render_lobby)
-from webui.online.lobby_browser import LobbyBrowser, RoomNet
-from webui.online.seatlock import SeatGuard
-from webui.match.seats import problem
 from webui.online.codes import GUEST_SEAT, HOST_SEAT
 from webui.online.guest import FairGuest
 from webui.online.host import FairHost
+from webui.online.lobby_browser import LobbyBrowser, RoomNet
 from webui.online.seat import FairSeat, new_token
-from webui.match.session import parse_save
-from webui.kernel.setaside import set_aside
-from webui.match.setup import NAME_MAX, Setup, parse_setup
+from webui.online.seatlock import SeatGuard
+from webui.screens.html import EMPTY, Markup
+from webui.screens.online import (problem_text, qr_svg, render_elsewhere, render_guest_waiting,
+                                  render_host_waiting, render_lobby)
+from webui.text.i18n import t
 
 Saved = TypeVar("Saved", FairHost, FairGuest)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from webui.features.series import Series
+from webui.online.guest import FairGuest
+from webui.online.seat import FairSeat
 from webui.screens.html import EMPTY, Markup, el, join
 from webui.screens.online import problem_text
 from webui.text.player_text import t
-from webui.online.guest import FairGuest
-from webui.online.seat import FairSeat
-from webui.features.series import Series
 
 
 def series_html(series: Series, names: Sequence[str], lang: str) -> Markup:

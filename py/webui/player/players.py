@@ -34,20 +34,20 @@ from webui.features.calculator import Calculator, render_calculator
 from webui.features.guide import GuideMatch, is_guided, render_guide
 from webui.features.history import MatchRecord
 from webui.features.history_store import HistoryStore
-from webui.screens.html import EMPTY, Markup, button, el, join
 from webui.features.keeper import Keeper, utc_date
-from webui.player.match_end import rematch_html, series_html
-from webui.text.player_text import t
 from webui.features.replay import ACTIONS as REPLAY_ACTIONS
 from webui.features.replay import replay_doc, replay_of, replay_step
-from webui.match.seats import MATCH_KEY, Seat, View
-from webui.match.seats.computer import BotMatch
-from webui.online.seat import FairSeat
 from webui.features.series import Series
-from webui.match.session import parse_save
-from webui.match.setup import form_name
 from webui.features.stats import compute_stats
 from webui.features.stats_screen import notice_text, render_stats
+from webui.match.seats import MATCH_KEY, Seat, View
+from webui.match.seats.computer import BotMatch
+from webui.match.session import parse_save
+from webui.match.setup import form_name
+from webui.online.seat import FairSeat
+from webui.player.match_end import rematch_html, series_html
+from webui.screens.html import EMPTY, Markup, button, el, join
+from webui.text.player_text import t
 
 if TYPE_CHECKING:
     from webui.match.controller import MatchController

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from webui.text.cards import card_face, card_name, parse_card
 from webui.kernel.markup import EMPTY, Markup, attrs, el, esc, html, join, region, void
 from webui.kernel.symbols import icon
+from webui.text.cards import card_face, card_name, parse_card
 
 __all__ = ["EMPTY", "Markup", "attrs", "button", "card_inner", "card_span", "confirm", "el", "esc",
            "html", "icon", "join", "region", "void"]

@@ -10,13 +10,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from webui.text.cards import card_name, colour_name
+from webui.kernel.regions import plain
+from webui.kernel.uistate import UiState
 from webui.screens.html import EMPTY, Markup, button, card_span, el, icon, join, region
+from webui.screens.table import Extras, mixup_announcement, mixup_line, render_table, top_bar
+from webui.text.cards import card_name, colour_name
 from webui.text.i18n import RULES_SECTIONS, t
 from webui.text.moves import has_type, is_legal
-from webui.kernel.regions import plain
-from webui.screens.table import Extras, mixup_announcement, mixup_line, render_table, top_bar
-from webui.kernel.uistate import UiState
 
 View = dict[str, Any]
 

@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from webui.text.cards import card_name, colour_name, parse_card, sort_hand
+from webui.kernel.uistate import UiState
 from webui.screens.html import (
     EMPTY, Markup, button, card_inner, card_span, el, html, icon, join, region,
 )
+from webui.text.cards import card_name, colour_name, parse_card, sort_hand
 from webui.text.i18n import t
 from webui.text.moves import (
     draw_block_reason, has_type, is_legal, legal, play_block_reason, refusal_text,
 )
-from webui.kernel.uistate import UiState
 
 View = dict[str, Any]
 

@@ -23,10 +23,10 @@ from pyodide.ffi import (  # type: ignore[import-not-found]
 )
 
 from webui.online.codes import new_code, peer_id
-from webui.online.liveness import LOST_AFTER, PING_EVERY
-from webui.online.peermeta import token_of
 from webui.online.guest import FairGuest
 from webui.online.host import FairHost
+from webui.online.liveness import LOST_AFTER, PING_EVERY
+from webui.online.peermeta import token_of
 
 DIAL_TIMEOUT = 6.0
 """Seconds a guest waits for a dialled channel to open before trying again."""
