@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from controllerkit import FORM, MemoryPage, MemoryStorage, booted, run, until
+from controllerkit import FORM, MemoryPage, MemoryStorage, booted, page_of, run, until
 from fairseats import GROUP, Connection
 from tablocks import MemoryLocks
 from test_online_screens import Tags
@@ -150,6 +150,17 @@ def online_page(browser: FakeBrowser, storage: MemoryStorage | None = None,
     return controller, lobby, page
 
 
+async def hosted_room(broker: FakeBroker) -> tuple[MatchController, FakeRoom]:
+    """A host's page that opened a room on `broker` (registered there)."""
+    controller, _, _ = online_page(FakeBrowser(broker))
+    controller.click("start", {})
+    controller.click("create-room", {})
+    await until(lambda: bool(broker.rooms))
+    (room,) = broker.rooms.values()
+    room.register()
+    return controller, room
+
+
 def test_a_room_opens_and_its_waiting_room_shows_its_code_link_and_qr() -> None:
     async def scenario() -> None:
         browser = FakeBrowser()
@@ -184,13 +195,8 @@ def test_a_room_opens_and_its_waiting_room_shows_its_code_link_and_qr() -> None:
 def test_two_lobbies_meet_and_their_match_starts() -> None:
     async def scenario() -> None:
         broker = FakeBroker()
-        host_browser, guest_browser = FakeBrowser(broker), FakeBrowser(broker)
-        host_controller, host_lobby, host_page = online_page(host_browser)
-        host_controller.click("start", {})
-        host_controller.click("create-room", {})
-        await until(lambda: bool(broker.rooms))
-        (room,) = broker.rooms.values()
-        room.register()
+        host_controller, room = await hosted_room(broker)
+        guest_browser = FakeBrowser(broker)
         guest_controller, guest_lobby, guest_page = online_page(guest_browser, name="Ben")
         guest_controller.click("start", {})
         guest_browser.fields = {"room-code": room.code.lower(), "guest-name": "Ben"}
@@ -199,9 +205,9 @@ def test_two_lobbies_meet_and_their_match_starts() -> None:
         guest = guest_lobby.seat
         assert isinstance(guest, FairGuest) and guest.code == room.code
         assert guest.transport is guest_browser.dials[0]
-        for controller, page in ((host_controller, host_page), (guest_controller, guest_page)):
+        for controller in (host_controller, guest_controller):
             controller.render()
-            assert page.shown.screen in ("jobs", "turn", "handoff"), page.shown.screen
+            assert page_of(controller).shown.screen in ("jobs", "turn", "handoff")
             session = controller.session
             assert session is not None and session.view()["names"] == ["Ana", "Ben"]
         guest_page.paint()
@@ -214,13 +220,7 @@ def test_two_lobbies_meet_and_their_match_starts() -> None:
 def test_a_seat_another_tab_runs_shows_as_elsewhere_until_taken_over() -> None:
     async def scenario() -> None:
         broker = FakeBroker()
-        host_browser = FakeBrowser(broker)
-        host_controller, _, _ = online_page(host_browser)
-        host_controller.click("start", {})
-        host_controller.click("create-room", {})
-        await until(lambda: bool(broker.rooms))
-        (room,) = broker.rooms.values()
-        room.register()
+        _, room = await hosted_room(broker)
         storage, locks = MemoryStorage(), MemoryLocks()  # one browser, two tabs
         tabs = []
         for _ in range(2):
