@@ -15,7 +15,7 @@
  * (boot/snapshot.mjs), read while the setup form paints: Python already started, the game
  * already imported. Without one, or if it fails (damaged, or its restore throws), it boots the
  * normal way and has the worker drop it. <html data-boot> says which: "snapshot" or "normal".
- * window.lcBoot.makeSnapshot(modulesJson) makes one (py/webui/boot/warm.py, when idle).
+ * window.lcBoot.makeSnapshot(modulesJson) makes one (py/webui/browser/boot/warm.py, when idle).
  */
 import { loadPyodide as loadRuntime, version } from "../static/vendor/pyodide/pyodide.mjs";
 import * as snapshots from "./snapshot.mjs";
@@ -32,7 +32,7 @@ sys.path.insert(0, "${APP_PATH}")`;
 /* Run on a runtime restored from a snapshot: it must hold the game, and each boot draws its own
  * random numbers (the snapshot holds the generator's state). */
 const RESTORED = `import random, sys
-if "webui.app" not in sys.modules: raise RuntimeError("this snapshot does not hold the game")
+if "webui.browser.app" not in sys.modules: raise RuntimeError("this snapshot does not hold the game")
 random.seed()`;
 const WASM_URL = new URL("pyodide.asm.wasm", indexURL).href;
 let opening = null;
@@ -123,7 +123,7 @@ async function start() {
     return runtime;
   } catch (error) {
     // A boot that fails on the standard library with the bytecode a previous boot compiled
-    // (py/webui/boot/warm.py) drops it and tries once more from the sources.
+    // (py/webui/browser/boot/warm.py) drops it and tries once more from the sources.
     const worker = navigator.serviceWorker?.controller;
     if (worker && !sessionStorage.getItem(RETRIED)) {
       sessionStorage.setItem(RETRIED, "1");

@@ -2,7 +2,7 @@
  * so that a later visit starts from it instead of starting Python and importing the game again.
  *
  * Made (make): once the page has booted the normal way and the player leaves it alone
- * (py/webui/boot/warm.py), a worker (boot/snapshot-worker.mjs) boots a second runtime with
+ * (py/webui/browser/boot/warm.py), a worker (boot/snapshot-worker.mjs) boots a second runtime with
  * Pyodide's private `_makeSnapshot` option, imports the modules the page has imported, and
  * takes `pyodide.makeMemorySnapshot()`; this module hands it to the service worker, which keeps
  * it in the version's cache if it matches that version (boot/sw-kept.js).

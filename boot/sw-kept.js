@@ -3,7 +3,7 @@
  * STDLIB_URL).
  *
  * - Bytecode: Pyodide compiles every standard module from source at each boot. Once a page has
- *   booted, it compiles the standard library zip (py/webui/boot/bytecode.py) and posts
+ *   booted, it compiles the standard library zip (py/webui/browser/boot/bytecode.py) and posts
  *   {type: "bytecode", key: {runtime, stdlib, app}, zip}. The worker keeps the zip in this
  *   version's cache (under BYTECODE_KEY), and answers the runtime's request for
  *   python_stdlib.zip with it from then on, only if it is what a page of this version compiles
@@ -38,7 +38,7 @@
 
 const BYTECODE_KEY = new URL("./__bytecode-stdlib__.zip", self.location).href;
 const BYTECODE_MAX_BYTES = 32 * 1024 * 1024;
-const BYTECODE_MARKER = "lc-bytecode.txt";  // py/webui/boot/bytecode.py MARKER
+const BYTECODE_MARKER = "lc-bytecode.txt";  // py/webui/browser/boot/bytecode.py MARKER
 const SNAPSHOT_URL = new URL("./__boot-snapshot__", self.location).href;
 const SNAPSHOT_KEY = new URL("./__boot-snapshot__.bin", self.location).href;
 /* Set when a snapshot of this version failed to restore: no other is taken. */

@@ -253,9 +253,9 @@ def open_app(browser: Browser, lc_server: Server,
     `fresh`, or `warm` makes a new context (its service worker allowed, every request of it
     recorded, the service worker's included). Records requests and errors, sets Playwright's
     default timeout to STATE_TIMEOUT_MS (a hang guard), turns off the idle warm-up for next
-    boots (bytecode and boot snapshot: webui/boot/warm.py) unless `warm`, calls setup(page)
-    if given (e.g. to add routes or init scripts: on the page, never on a shared context),
-    opens lc_server.url + query and waits for data-ready (with ready=False: only for the
+    boots (bytecode and boot snapshot: webui/browser/boot/warm.py) unless `warm`, calls
+    setup(page) if given (e.g. to add routes or init scripts: on the page, never on a shared
+    context), opens lc_server.url + query and waits for data-ready (with ready=False: only for the
     shell's paint, after which the setup form is shown). Pages close at teardown, and so do
     the contexts made for the test.
     """

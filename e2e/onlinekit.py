@@ -2,7 +2,7 @@
 that plays legal moves by clicks on the page whose turn it is, and a recorder of what each page
 receives on its data channel and writes to its storage.
 
-Each page plays its own seat of a fair match (webui/seats/fair.py): neither holds the other's
+Each page plays its own seat of a fair match (webui/online/seat.py): neither holds the other's
 cards, so the tests read a page's position from its screen (``[data-sync]``, enabled buttons)
 or from its own save, replayed natively with rbcl's group (`seat_of`).
 """
@@ -22,7 +22,9 @@ from test_table import BUTTONS_JS  # the screen and the enabled buttons, with th
 
 from lostcities.fair.sodium import SodiumGroup
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.seats.fair import FairGuest, FairHost, FairSeat
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
+from webui.online.seat import FairSeat
 
 GROUP = SodiumGroup()
 ALL_OPTIONS = ("sixth-colour", "jobs", "skills", "objectives", "mixups")

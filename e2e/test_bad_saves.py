@@ -17,8 +17,8 @@ from conftest import AppPage, wait_ready
 from playwright.sync_api import Page
 
 from lostcities import Options
-from webui.seats.local import LocalMatch
-from webui.session import Session
+from webui.match.seats.local import LocalMatch
+from webui.match.session import Session
 
 SAVE_KEY = "lostcities.match"
 HIDDEN = "\x02\x04\x00\x1b\u202e\u2066\u200b\ufeff\u00ad"

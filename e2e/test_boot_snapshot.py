@@ -1,6 +1,6 @@
 """Boot snapshots: once a visit has booted and been left idle, the next visits start Python from a
 memory snapshot with the game imported (boot/snapshot.mjs, boot/snapshot-worker.mjs,
-boot/pyodide-early.mjs, boot/sw-kept.js, py/webui/boot/warm.py). <html data-boot> says which
+boot/pyodide-early.mjs, boot/sw-kept.js, py/webui/browser/boot/warm.py). <html data-boot> says which
 way a page booted; a damaged snapshot, one from another build and one that fails to restore are
 dropped and the page boots the normal way, with no difference to the player.
 

@@ -1,6 +1,6 @@
 """Bytecode: the app ships compiled (boot/build/compile_app.mjs), and the first boot
 compiles the standard library, which the service worker keeps for the next boots
-(py/webui/boot/warm.py, py/webui/boot/bytecode.py, sw.js, boot/pyodide-early.mjs).
+(py/webui/browser/boot/warm.py, py/webui/browser/boot/bytecode.py, sw.js, boot/pyodide-early.mjs).
 
 The standard library test is served like Netlify (netlify.toml's headers, Content-Security-Policy
 included) in a persistent profile, with test_pwa.py's fixtures.
@@ -111,10 +111,11 @@ def test_the_page_runs_the_app_compiled_and_pycs_that_match_pyscripts_package(
         shipped_hashes = {
             name.split("/")[-1].split(".")[0] + ".py": shipped.read(name)[8:16].hex()
             for name in names if name.startswith("pyscript/")}
-    assert "webui/table.pyc" in names and not any(n.endswith(".py") for n in names)
+    assert "webui/screens/table.pyc" in names and not any(n.endswith(".py") for n in names)
     written = json.loads(app.page.evaluate(RUN, SOURCE_HASHES))
     assert len(written) >= 10 and written == shipped_hashes
     origins = json.loads(app.page.evaluate(RUN, IMPORTED_FROM))
     assert origins == {"pyscript": "pyscript/__init__.pyc", "html.entities": "html/entities.pyc",
                        "json": "json/__init__.py"}
-    assert app.page.evaluate(RUN, "import webui.table; webui.table.__file__").endswith(".pyc")
+    table_file = "import webui.screens.table; webui.screens.table.__file__"
+    assert app.page.evaluate(RUN, table_file).endswith(".pyc")

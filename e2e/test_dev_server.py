@@ -113,7 +113,7 @@ def test_app_zip_holds_the_python_packages_compiled() -> None:
     # Every module compiled by the runtime's own CPython: sourceless pycs, and the pycs of
     # PyScript's own package and of `html` (e2e/test_bytecode.py checks they match the sources
     # in the page).
-    assert "webui/main.pyc" in names and "webui/__init__.pyc" in names
+    assert "webui/browser/main.pyc" in names and "webui/__init__.pyc" in names
     pyscript = {name for name in names if name.startswith(("pyscript/", "html/"))}
     assert {"pyscript/__init__.pyc", "html/__init__.pyc", "html/entities.pyc"} <= pyscript
     assert names - pyscript == {name.removesuffix(".py") + ".pyc" if name.endswith(".py")

@@ -1,6 +1,6 @@
 """Fair play's group in the page (libsodium's JavaScript build) gives the native bytes.
 
-The page loads libsodium only with the online libraries; then `webui.online.sodium_group`
+The page loads libsodium only with the online libraries; then `webui.browser.online.sodium_group`
 runs `lostcities.fair.vectors` in the page's own Pyodide and must give exactly what libsodium
 gives natively (rbcl) in this process, give the same bytes for the proofs' calls (base-point
 multiplication, point and scalar sums, and a long combination, done in one call to
@@ -139,7 +139,7 @@ def online_page(open_app: Callable[..., AppPage], fetched: list[str]) -> AppPage
     app.page.evaluate(INSTALL, RUNNER)
     assert [u for u in fetched if u.endswith(SODIUM_FILES)] == []
     assert app.page.evaluate("() => typeof window.sodium") == "undefined"
-    refused = run(app.page, "from webui.online.sodium_group import JsSodiumGroup\n"
+    refused = run(app.page, "from webui.browser.online.sodium_group import JsSodiumGroup\n"
                             "try:\n    JsSodiumGroup()\nexcept RuntimeError as exc:\n"
                             "    result = str(exc)")
     assert "lcOnlineLibraries" in refused
@@ -154,7 +154,8 @@ def page_group(open_app: Callable[..., AppPage]) -> AppPage:
     app = online_page(open_app, fetched)
     assert sorted(u[u.index("static/"):] for u in fetched if u.endswith(SODIUM_FILES)) == \
         sorted(SODIUM_FILES)  # once each
-    run(app.page, "from webui.online.sodium_group import JsSodiumGroup\ngroup = JsSodiumGroup()")
+    run(app.page, "from webui.browser.online.sodium_group import JsSodiumGroup\n"
+                  "group = JsSodiumGroup()")
     return app
 
 

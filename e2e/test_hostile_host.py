@@ -2,7 +2,7 @@
 
 The host's page runs no Python (hold_python): a script registers the room's PeerJS id on the
 real loopback broker and hands everything the guest sends to the test process
-(``window.lcPeer``), where a native seat (webui/seats/fair.py's `FairHost` with rbcl's group,
+(``window.lcPeer``), where a native seat (webui/online/host.py's `FairHost` with rbcl's group,
 the very code the page runs) answers and plays the host's moves; the script sends its answers
 back. So the guest page plays a real fair match, and the test can send it, at any point, what
 an honest host never would (``window.__lcSend``): fair-wire messages that are malformed, out
@@ -30,7 +30,7 @@ from lostcities.fair.wire import VERSION
 from lostcities.protocol import APP_VERSION
 from webui.online import control
 from webui.online.codes import ALPHABET, CODE_LENGTH, GUEST_KEY
-from webui.seats.fair import FairHost
+from webui.online.host import FairHost
 
 PAYLOAD = "<img src=x onerror=window.__pwned=1>"
 

@@ -22,9 +22,9 @@ from conftest import STATE_TIMEOUT_MS, AppPage, Server, wait_ready
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, ViewportSize
 
 import lostcities
-from webui.seats.computer import BotMatch
-from webui.cards import parse_card
-from webui.session import Session
+from webui.match.seats.computer import BotMatch
+from webui.match.session import Session
+from webui.text.cards import parse_card
 
 SAVE_KEY = "lostcities.match"
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}

@@ -1,5 +1,5 @@
 """Online play by room code, end to end: two browser contexts, the real local broker, each
-page playing its own seat of a fair match (webui/seats/fair.py).
+page playing its own seat of a fair match (webui/online/seat.py).
 
 What the players see and do around the match: the room code, the join link and its QR code,
 the waiting room, the connection badge, leaving, and coming back after a closed page, a lost
@@ -26,9 +26,9 @@ from playwright.sync_api import Page
 
 import lostcities
 from lostcities.fair.wire import VERSION
+from webui.match.seats.local import LocalMatch
+from webui.match.session import Session
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.seats.local import LocalMatch
-from webui.session import Session
 
 CHANNEL = """
 (() => {

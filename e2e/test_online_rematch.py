@@ -2,7 +2,7 @@
 match, both players press Play again (the second accepting the first's request), and the next
 match starts in the same room, on the same pages; one page reloads mid-match and takes it back;
 the match is played to its end, and both screens show the same series score, the one the two
-matches' totals make (webui/seats/fair.py `ask_rematch`, hooks in e2e/README.md)."""
+matches' totals make (webui/online/seat.py `ask_rematch`, hooks in e2e/README.md)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import BrowserContext, BrowserType, Page, Request
 
 from conftest import ROOT, STATE_TIMEOUT_MS, Server, dev_server, wait_ready
-from webui.i18n import t as online_t
+from webui.text.i18n import t as online_t
 
 sys.path.insert(0, str(ROOT / "scripts"))
 
@@ -140,12 +140,12 @@ def cached(page: Page, version: str | None = None) -> list[str]:
         " await lcPwa.version()))).keys()).map(r => r.url)", version))
 
 
-SAVE_KEY = "lostcities.match"  # where py/webui/controller.py saves the match in progress
+SAVE_KEY = "lostcities.match"  # where py/webui/match/controller.py saves the match in progress
 END_SCREENS = ("round-end", "match-end")
 
 
 def screen(page: Page) -> str:
-    """The screen shown (body[data-screen], set by py/webui/page.py)."""
+    """The screen shown (body[data-screen], set by py/webui/browser/page.py)."""
     return str(page.evaluate("() => document.body.dataset.screen"))
 
 

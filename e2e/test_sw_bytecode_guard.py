@@ -24,7 +24,7 @@ from playwright.sync_api import Page
 
 from conftest import wait_ready
 from test_pwa import Player, first_visit, open_player, serve, site  # noqa: F401  (fixtures)
-from webui.boot.bytecode import MARKER
+from webui.browser.boot.bytecode import MARKER
 
 STDLIB = "static/vendor/pyodide/python_stdlib.zip"
 APP = "static/vendor/app.zip"
@@ -53,8 +53,8 @@ def short_hash(data: bytes) -> str:
 
 def bytecode_zip(original: bytes, *, extra: tuple[str, ...] = (), drop: tuple[str, ...] = (),
                  change: tuple[str, ...] = (), method: int = zipfile.ZIP_STORED) -> bytes:
-    """A zip laid out as webui.boot.bytecode.BytecodeZip assembles one from `original` (its entries
-    stored, a pyc beside each module, the marker), with the given entries added, left out or
+    """A zip laid out as webui.browser.boot.bytecode.BytecodeZip assembles one from `original` (its
+    entries stored, a pyc beside each module, the marker), with the given entries added, left out or
     changed. The pycs are not real bytecode: the worker cannot tell, and none is imported."""
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(original)) as source, \
@@ -69,7 +69,7 @@ def bytecode_zip(original: bytes, *, extra: tuple[str, ...] = (), drop: tuple[st
                 new.writestr(pyc, b"bytecode of " + info.filename.encode())
         for name in extra:
             new.writestr(name, b"import os  # not a module of the standard library\n")
-        new.writestr(MARKER, b"bytecode compiled by webui.boot.bytecode\n")
+        new.writestr(MARKER, b"bytecode compiled by webui.browser.boot.bytecode\n")
     return out.getvalue()
 
 

@@ -4,8 +4,8 @@ Both seats play whole matches in one page, over an in-memory wire, through the p
 Pyodide: exactly scripts/bench_fair.py's measurement (its `Bench`, its figures, its report),
 run in the page with `lostcities.fair.sodium.SodiumGroup` stood in for by the page's group:
 
-- libsodium: `webui.online.sodium_group.JsSodiumGroup` over libsodium-wrappers-sumo, loaded by
-  `window.lcOnlineLibraries()` as the app loads it for online play;
+- libsodium: `webui.browser.online.sodium_group.JsSodiumGroup` over libsodium-wrappers-sumo, loaded
+  by `window.lcOnlineLibraries()` as the app loads it for online play;
 
 Prints, per setting: per round and seat the time to shuffle and deal (budget 300 ms, 400 with
 the options), the audit, the bytes each seat sent; the bytes on the wire per round, the move
@@ -17,7 +17,7 @@ called from Python. Asserts nothing.
 
 With --online, the app's own online mode instead: two pages (two browser contexts) on the
 loopback broker, a room created on one and joined from the other, a whole match played by
-clicks (e2e/onlinekit.py's chooser) through the pages' real seats (webui/seats/fair.py). Each
+clicks (e2e/onlinekit.py's chooser) through the pages' real seats (webui/online/seat.py). Each
 page's FairPeer is timed from inside its own interpreter (as bench_fair times it: the shuffle
 steps and the keys that deal, the audits apart), and each page counts what it sends. Prints
 per page and round the shuffle+deal and audit time, the bytes per round on the wire (fair
@@ -438,7 +438,7 @@ def main() -> None:
         page.wait_for_selector("html[data-ready=true]", state="attached")
         page.evaluate(INSTALL, RUNNER)
         page.evaluate("() => window.lcOnlineLibraries()")
-        run(page, "from webui.online.sodium_group import JsSodiumGroup")
+        run(page, "from webui.browser.online.sodium_group import JsSodiumGroup")
         groups = [("libsodium (libsodium-wrappers-sumo 0.8.4, wasm)", "JsSodiumGroup",
                    "sodium", settings, args.matches)]
         print("load average at the start (1, 5, 15 min): "

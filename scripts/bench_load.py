@@ -16,8 +16,8 @@ Playwright's own is installed), each run opens a fresh persistent profile for ea
 
 In each run every page has its first visit (cold: empty profile and caches; the order of the
 pages turns from run to run); the game's is then left idle until it has kept its bytecode and
-its boot snapshot (py/webui/boot/warm.py). Then each page is opened again --warm times in its
-profile, the pages taking turns (bare, game, base, bare, ...), so that loads compared are
+its boot snapshot (py/webui/browser/boot/warm.py). Then each page is opened again --warm times in
+its profile, the pages taking turns (bare, game, base, bare, ...), so that loads compared are
 seconds apart: the game from its service worker's cache and its boot snapshot, the bare page
 from the HTTP cache, revalidated (the dev server sends no-cache). A run's warm figure is the
 median of its warm loads; ratios (game/bare, game/base) are taken within each run, then their
@@ -244,7 +244,8 @@ def idle_work(page: Page, site: Site, cache: dict[str, list[int]]) -> dict[str, 
     what that took (None for what an older build does not do)."""
     page.wait_for_function(CONTROLLED, timeout=300_000)  # the precache is complete
     found: dict[str, Any] = {"bytecode kept": None, "snapshot": None}
-    try:  # py/webui/boot/warm.py starts compiling once the page is idle (not in older builds)
+    # py/webui/browser/boot/warm.py starts compiling once the page is idle (not in older builds)
+    try:
         page.wait_for_function(BYTECODE, timeout=15_000)
         page.wait_for_function(KEPT, timeout=600_000)
         found["bytecode kept"] = page.evaluate("performance.now()")

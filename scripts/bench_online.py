@@ -15,7 +15,7 @@ and end of every ``message`` listener PeerJS adds, in both pages): the acting pa
 the click to sending the move or view, the transport (PeerJS and the channel), and the other
 page's handler from the message's arrival to the end of its synchronous work (the fair
 match's checks, its move, the view, the render). Each page plays its own seat of a fair match
-(webui/seats/fair.py): the page that may move is the one whose turn buttons are enabled once
+(webui/online/seat.py): the page that may move is the one whose turn buttons are enabled once
 neither waits on the other (``[data-waiting]``). The bytes each page sends are counted by kind
 (fair messages, and the pages' control messages: ``hello``, ``welcome``, ``ping``...).
 scripts/bench_fair_browser.py --online measures the fair protocol's own figures (shuffle+deal

@@ -29,8 +29,8 @@ import json, random, sys, time
 sys.path[:0] = [sys.argv[1]]
 from dataclasses import replace
 from lostcities import Draw, Options, apply, legal_moves, new_match, view
-from webui.screens import render_doc
-from webui.uistate import UiState
+from webui.screens.match import render_doc
+from webui.kernel.uistate import UiState
 
 times = []
 for number in range(int(sys.argv[2])):

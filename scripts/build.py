@@ -29,7 +29,7 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
 
 With --dist DIR it then assembles the deployable site in DIR (what Netlify publishes): the
 top-level web files (index.html, sw.js, *.webmanifest, icons: see DIST_SUFFIXES), static/ with
-its vendor/, boot/ without its build/ folder, and py/ (index.html runs py/webui/main.py).
+its vendor/, boot/ without its build/ folder, and py/ (index.html runs py/webui/browser/main.py).
 Nothing else: no node_modules, tests.
 
 Run `npm ci` first. Usage: python3 scripts/build.py [--root DIR] [--dist DIR]

@@ -17,7 +17,7 @@
  * window.lcOnlineLibraries() loads what only online play needs: PeerJS (window.Peer), the
  * QR code library (window.qrcode, npm qrcode-generator) and libsodium (window.sodium, npm
  * libsodium-wrappers-sumo: the ES module static/vendor/sodium/libsodium-wrappers.js, its wasm
- * inside, for fair play's group, py/webui/online/sodium_group.py). The first screen needs none
+ * inside, for fair play's group, py/webui/browser/online/sodium_group.py). The first screen needs none
  * of them, and PeerJS opens a test RTCPeerConnection as it runs, so they are not in index.html:
  * this returns a Promise resolved once all have run and libsodium is ready
  * (py/webui/online/lobby.py awaits it before a room is opened or joined), rejected with an
@@ -27,7 +27,7 @@
  * the first time they are loaded, not at install.
  *
  * window.lcRistrettoCombine(sodium, scalars, points) is fair play's long sum in one call from
- * Python (JsSodiumGroup.combine, py/webui/online/sodium_group.py): sum of s_i * P_i, the
+ * Python (JsSodiumGroup.combine, py/webui/browser/online/sodium_group.py): sum of s_i * P_i, the
  * 32-byte scalars and points each concatenated in one Uint8Array, looped here over libsodium's
  * own crypto_scalarmult_ristretto255 and crypto_core_ristretto255_add (of `sodium`, the
  * library's object), so that a sum of 150 terms crosses the Python bridge once, not 300

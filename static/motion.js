@@ -291,7 +291,7 @@
     later();
   }
 
-  // #screen is made by Python once it has booted (py/webui/app.py)
+  // #screen is made by Python once it has booted (py/webui/browser/app.py)
   function start() {
     const found = document.getElementById("screen");
     if (found) return watch(found);

@@ -1,13 +1,13 @@
 /* Registers the service worker (sw.js), finds waiting updates, asks for persistent storage.
  *
- * window.lcPwa, for the UI (py/webui/pwa.py wraps it):
+ * window.lcPwa, for the UI (py/webui/screens/update_offer.py wraps it):
  *   updateReady()     true when a new version is installed and waits for the player;
  *   applyUpdate()     activates the waiting version and reloads the page once it controls it;
  *                     false if there is none. Call it between games only: never mid-match;
  *   checkForUpdate()  asks the server for a new sw.js / precache list now (a Promise);
  *   version()         a Promise of the precache version of the controlling worker, or null;
  *   keepBytecode(key, bytes)  hands the worker the standard library zip with bytecode that
- *                     the page compiled (py/webui/boot/warm.py): a Promise of {kept, reason}.
+ *                     the page compiled (py/webui/browser/boot/warm.py): a Promise of {kept, reason}.
  * When an update is ready, <html data-update-ready="true"> is set and "lc:update-ready" is
  * dispatched on window. <html data-storage> becomes "persistent" or "best-effort" once the
  * browser answered navigator.storage.persist().
@@ -69,7 +69,7 @@
     });
   }
 
-  /* Hands the bytecode zip built by the page (py/webui/boot/warm.py) to the active worker;
+  /* Hands the bytecode zip built by the page (py/webui/browser/boot/warm.py) to the active worker;
    * a Promise of its answer {kept, reason}. key: {runtime, stdlib, app}, the Pyodide release
    * and the hashes of the standard library zip and app.zip the page booted from
    * (boot/sw-kept.js). */

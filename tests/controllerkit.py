@@ -1,8 +1,8 @@
 """The page's controller without a browser: in-memory stand-ins for the page and its storage,
 and the clicks that make a move. Shared by the controller's and the player features' tests.
 
-`MemoryPage` stands in for webui/page.py (the controller's `Display`): it keeps the frames the
-controller shows, runs what waits for a paint when the test paints, and holds the setup form's
+`MemoryPage` stands in for webui/browser/page.py (the controller's `Display`): it keeps the frames
+the controller shows, runs what waits for a paint when the test paints, and holds the setup form's
 values. `MemoryStorage` stands in for localStorage.
 """
 
@@ -13,9 +13,9 @@ import json
 from collections.abc import Callable, Coroutine
 from typing import Any, ClassVar
 
-from webui.controller import MatchController
-from webui.frame import Frame
-from webui.seats import MATCH_KEY, View
+from webui.kernel.frame import Frame
+from webui.match.controller import MatchController
+from webui.match.seats import MATCH_KEY, View
 
 FORM = {"name1": "Ana", "name2": "Ben", "rounds": "1", "starts": "0", "mode": "local",
         "opponent": "human"}

@@ -1,4 +1,4 @@
-"""The online seats' test harness: a room's host and guest (webui/seats/fair.py) over an
+"""The online seats' test harness: a room's host and guest (webui/online/host.py, guest.py) over an
 in-memory connection, each with its own storage, and a chooser of legal moves.
 
 Shared by tests/test_fair_seats.py, test_online_core.py and test_webui_controller.py.
@@ -13,8 +13,10 @@ from typing import Any
 
 from lostcities import Options
 from lostcities.fair.sodium import SodiumGroup
-from webui.online.screens import sync_mark
-from webui.seats.fair import FairGuest, FairHost, FairSeat
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
+from webui.online.seat import FairSeat
+from webui.screens.online import sync_mark
 
 
 Events = list[tuple[str, str]]

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from webui.screens import render_doc, render_screen, screen_name
-from webui.session import Session
-from webui.table import Extras
+from webui.match.session import Session
+from webui.screens.match import render_doc, render_screen, screen_name
+from webui.screens.table import Extras
 
 
 def session_screen(session: Session) -> str:

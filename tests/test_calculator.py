@@ -10,7 +10,7 @@ import pytest
 from lostcities import JOBS, MIXUPS, ScoringRules, score_expedition
 from test_rules_doc import Example, examples
 from test_stats_screen import Page
-from webui.calculator import (
+from webui.features.calculator import (
     SCORING_JOBS, SCORING_MIXUPS, Calculator, formula, render_calculator,
 )
 

@@ -18,7 +18,7 @@ TABLE_HEADING = "## Imports deferred at boot"
 
 
 def deferred_imports() -> dict[str, set[str]]:
-    """{file under py/ ("webui/app.py"): the modules it imports inside a function}."""
+    """{file under py/ ("webui/browser/app.py"): the modules it imports inside a function}."""
     found: dict[str, set[str]] = {}
     for path in sorted(WEBUI.rglob("*.py")):
         tree = ast.parse(path.read_text(), str(path))

@@ -1,4 +1,4 @@
-"""Online rematches (webui/seats/fair.py `ask_rematch`, webui/online/control.py ``rematch``):
+"""Online rematches (webui/online/seat.py `ask_rematch`, webui/online/control.py ``rematch``):
 two pages that finished a match agree on a rematch, in either order or at once, and play the
 next match in the same room, on the same connection, under the next match number, carrying
 the series both agreed on; a request survives reloads and dropped connections, and a
@@ -18,15 +18,17 @@ from fairseats import GROUP, MARKUP, KeptLink, Pair, Store, finished
 from lostcities import Options
 from lostcities.errors import CorruptSave
 from lostcities.protocol import APP_VERSION
-from webui.controller import MatchController
-from webui.history import load
-from webui.history_store import HISTORY_KEY
+from webui.features.history import load
+from webui.features.history_store import HISTORY_KEY
+from webui.features.series import MAX_TOTAL, Series, series_key
+from webui.match.controller import MatchController
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.online.screens import problem_text
-from webui.players import Players
-from webui.seats.fair import FairGuest, FairHost, FairSeat
-from webui.series import MAX_TOTAL, Series, series_key
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
+from webui.online.seat import FairSeat
+from webui.player.players import Players
+from webui.screens.online import problem_text
 
 ONE = Options(rounds=1)
 

@@ -1,4 +1,4 @@
-"""Save before send (webui/seats/fair.py): every message a page's FairPeer makes (the match's
+"""Save before send (webui/online/seat.py): every message a page's FairPeer makes (the match's
 opening, the player's move, an answer computed from the page's secret on the other page's
 input) is in that page's storage before it goes on the wire; a page whose storage refuses the
 write sends nothing, stops relaying and says why; and a page that dies between making an answer
@@ -14,10 +14,10 @@ from controllerkit import MemoryPage, MemoryStorage, page_of
 from fairseats import ALL, Pair, Store, finished
 
 from lostcities import Options
-from webui.controller import MatchController
+from webui.match.controller import MatchController
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.online.screens import problem_text
-from webui.seats.fair import FairSeat
+from webui.online.seat import FairSeat
+from webui.screens.online import problem_text
 
 
 class Died(BaseException):

@@ -1,6 +1,6 @@
-"""The online seats (webui/seats/fair.py) natively: a host and a guest page over an in-memory
-connection, each with its own storage, playing fair matches through the seats' own paths
-(hello, welcome, resync, saves, the heartbeat's budget), and what a hostile page can do to
+"""The online seats (webui/online/seat.py, host.py, guest.py) natively: a host and a guest page over
+an in-memory connection, each with its own storage, playing fair matches through the seats' own
+paths (hello, welcome, resync, saves, the heartbeat's budget), and what a hostile page can do to
 them: nothing but stop the match, with a notice and the evidence kept in the save."""
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from lostcities.fair.wire import VERSION
 from lostcities.protocol import APP_VERSION
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
 from webui.online.liveness import BURST
-from webui.online.screens import problem_text, status_bar
-from webui.seats.fair import FairGuest, FairHost
+from webui.screens.online import problem_text, status_bar
 
 def test_a_whole_match_with_every_option_and_each_move_saved_before_it_is_sent() -> None:
     pair = Pair(ALL, first=None, seed=3)

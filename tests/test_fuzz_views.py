@@ -28,14 +28,14 @@ from lostcities import Options
 from lostcities.protocol import APP_VERSION
 from lostcities.viewcheck import ViewError, check_view
 from real_views import playout_views
-from webui.hint import render_hint
+from webui.kernel.regions import plain
+from webui.kernel.uistate import UiState
+from webui.match.hint import render_hint
 from webui.online import control
-from webui.seats.fair import FairGuest
-from webui.online.screens import render_guest_waiting, status_bar, sync_mark
-from webui.regions import plain
-from webui.screens import render_doc
-from webui.table import Extras
-from webui.uistate import UiState
+from webui.online.guest import FairGuest
+from webui.screens.match import render_doc
+from webui.screens.online import render_guest_waiting, status_bar, sync_mark
+from webui.screens.table import Extras
 
 View = dict[str, Any]
 

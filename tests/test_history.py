@@ -14,11 +14,11 @@ import pytest
 
 import lostcities as lc
 from lostcities import Options, State
-from webui.history import (
+from webui.features.history import (
     MAX_MOVES, MatchLog, MatchRecord, Notice, dump, export_name, import_text, load, make_record,
     merge, move_token, record_from_json, record_id, token_move,
 )
-from webui.stats import OPPONENTS, compute_stats
+from webui.features.stats import OPPONENTS, compute_stats
 
 ALL_ON = Options(rounds=3, sixth_colour=True, jobs=True, skills=True, objectives=True,
                  mixups=True)

@@ -16,11 +16,11 @@ from lostcities import Options, new_match, state_from_json, state_to_json
 from lostcities.cli.host import MatchHost
 from lostcities.names import MAX_NAME_CHARS, clean_name
 from lostcities.protocol import APP_VERSION, PROTOCOL_VERSION
-from webui.seats.local import LocalMatch
-from webui.html import esc
-from webui.regions import diff, keyed, parse, plain
-from webui.session import Session
-from webui.setup import NAME_MAX, parse_setup
+from webui.kernel.regions import diff, keyed, parse, plain
+from webui.match.seats.local import LocalMatch
+from webui.match.session import Session
+from webui.match.setup import NAME_MAX, parse_setup
+from webui.screens.html import esc
 
 HIDDEN = {
     "STX (a region marker before)": "\x02",

@@ -15,11 +15,11 @@ from webui.online.codes import (
     ALPHABET, code_from_query, join_link, new_code, normalize_code, peer_id,
 )
 from webui.online.control import ControlError, MatchSetup
+from webui.online.guest import FairGuest
 from webui.online.liveness import (
     BURST, BYTES_PER_TOKEN, LOST_AFTER, MAX_COST, RATE, RateLimit, connection_state,
     message_cost,
 )
-from webui.seats.fair import FairGuest
 
 # ---- codes -----------------------------------------------------------------------------------
 

@@ -7,11 +7,11 @@ from html.parser import HTMLParser
 
 import pytest
 
-from webui.online.screens import (
+from webui.screens.online import (
     QUIET_ZONE, qr_svg, render_guest_waiting, render_host_waiting, render_lobby, status_bar,
     sync_mark,
 )
-from webui.i18n import t
+from webui.text.i18n import t
 
 
 class Tags(HTMLParser):

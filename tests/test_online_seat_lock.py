@@ -16,12 +16,12 @@ from fairseats import GROUP, Connection, Pair, finished
 from tablocks import MemoryLocks
 
 from lostcities import Options
-from webui.controller import MatchController
+from webui.match.controller import MatchController
+from webui.match.seats import problem
 from webui.online.codes import GUEST_KEY
-from webui.online.screens import problem_text, render_elsewhere
+from webui.online.guest import FairGuest
 from webui.online.seatlock import Release, SeatGuard, lock_name
-from webui.seats import problem
-from webui.seats.fair import FairGuest
+from webui.screens.online import problem_text, render_elsewhere
 
 
 def test_a_lock_a_seat_of_a_room() -> None:

@@ -17,15 +17,15 @@ from controllerkit import MemoryPage, click_move, page_of
 from fairseats import Pair, finished
 
 from lostcities import Options
-from webui.controller import MatchController
-from webui.history import load, make_record, record_from_json
-from webui.history_store import HISTORY_KEY
+from webui.features.history import load, make_record, record_from_json
+from webui.features.history_store import HISTORY_KEY
+from webui.features.series import Series, read_rematch, rematch_payload
+from webui.features.stats import compute_stats
+from webui.match.controller import MatchController
 from webui.online.codes import HOST_KEY
 from webui.online.liveness import ABANDON_AFTER, Owed
-from webui.online.screens import clock_text
-from webui.players import Players
-from webui.series import Series, read_rematch, rematch_payload
-from webui.stats import compute_stats
+from webui.player.players import Players
+from webui.screens.online import clock_text
 
 ONE = Options(rounds=1)
 

@@ -169,7 +169,7 @@ def test_the_real_site_list_covers_the_runtime_and_every_pyscript_chunk(
         "static/vendor/sodium/libsodium-sumo.js", "static/vendor/sodium/libsodium-wrappers.js"]
     assert {"./", "static/vendor/app.zip", "static/app.css", "static/config.json",
             "static/config.js", "static/pyscript.json", "static/sw-register.js",
-            "static/manifest.webmanifest", "py/webui/main.py", "boot/preboot.js",
+            "static/manifest.webmanifest", "py/webui/browser/main.py", "boot/preboot.js",
             "boot/pyodide-early.mjs", "boot/snapshot.mjs", "boot/snapshot-worker.mjs",
             "boot/sw-kept.js"} <= listed
     assert not [url for url in listed if url.startswith("boot/build/")]

@@ -35,8 +35,8 @@ from lostcities import Options
 from lostcities.fair.wire import MAX_MESSAGE_CHARS
 from lostcities.protocol import APP_VERSION, MAX_MESSAGE_BYTES, ProtocolError, decode_json
 from webui.online import control
+from webui.online.host import FairHost
 from webui.online.liveness import BURST, BYTES_PER_TOKEN, MAX_COST, RATE, RateLimit, message_cost
-from webui.seats.fair import FairHost
 from webui.online.peermeta import MAX_TOKEN_CHARS, token_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -299,8 +299,8 @@ class Anything:
 
 @pytest.fixture
 def net(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, Clock]]:
-    """webui.online.net imported with `js` and `pyodide.ffi` stood in for; its page clock is a
-    fake one."""
+    """webui.browser.online.net imported with `js` and `pyodide.ffi` stood in for; its page clock is
+    a fake one."""
     clock = Clock()
     js = types.ModuleType("js")
     js.performance = types.SimpleNamespace(now=lambda: clock.t * 1000)  # type: ignore[attr-defined]
@@ -314,12 +314,12 @@ def net(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, Clock]]:
     pyodide.ffi = ffi  # type: ignore[attr-defined]
     for name, module in (("js", js), ("pyodide", pyodide), ("pyodide.ffi", ffi)):
         monkeypatch.setitem(sys.modules, name, module)
-    monkeypatch.delitem(sys.modules, "webui.online.net", raising=False)
+    monkeypatch.delitem(sys.modules, "webui.browser.online.net", raising=False)
     try:
-        yield importlib.import_module("webui.online.net"), clock
+        yield importlib.import_module("webui.browser.online.net"), clock
     finally:
-        sys.modules.pop("webui.online.net", None)
-        online = sys.modules["webui.online"]
+        sys.modules.pop("webui.browser.online.net", None)
+        online = sys.modules["webui.browser.online"]
         if hasattr(online, "net"):
             delattr(online, "net")
 

@@ -13,10 +13,10 @@ from lostcities import Options
 from test_history import ALL_ON, play_match, record_of
 from test_stats_screen import Page
 from test_webui_table import Elements
-from webui.history import MatchRecord, Replay
-from webui.replay import replay_doc, replay_of, replay_step
-from webui.screens import render_screen
-from webui.uistate import UiState
+from webui.features.history import MatchRecord, Replay
+from webui.features.replay import replay_doc, replay_of, replay_step
+from webui.kernel.uistate import UiState
+from webui.screens.match import render_screen
 
 ALLOWED_ACTIONS = {"replay-prev", "replay-next", "replay-round", "replay-close", "rules", "lang",
                    "new-match"}

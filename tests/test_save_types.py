@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 from sessionkit import session_render_doc
 
 from lostcities import CorruptSave, Discard, Options, apply, legal_moves, new_match, state_from_json
-from webui.seats.computer import BotMatch
-from webui.seats.local import LocalMatch
-from webui.regions import diff, parse
-from webui.session import Session
+from webui.kernel.regions import diff, parse
+from webui.match.seats.computer import BotMatch
+from webui.match.seats.local import LocalMatch
+from webui.match.session import Session
 
 ALL_ON = Options(rounds=2, sixth_colour=True, jobs=True, skills=True, objectives=True,
                  mixups=True)

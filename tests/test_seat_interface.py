@@ -7,9 +7,9 @@ import pytest
 from fairseats import Pair
 
 from lostcities import Options, state_to_json
-from webui.guide import GuideMatch
-from webui.seats.computer import BotMatch
-from webui.seats.local import LocalMatch
+from webui.features.guide import GuideMatch
+from webui.match.seats.computer import BotMatch
+from webui.match.seats.local import LocalMatch
 
 OPTIONS = Options(rounds=2, jobs=True, sixth_colour=True)
 

@@ -1,11 +1,12 @@
-"""Setting a bad save aside (webui/setaside.py) against a stand-in for localStorage: every bad
-save is kept side by side, the latest few of each key, and a full storage never stops the boot."""
+"""Setting a bad save aside (webui/kernel/setaside.py) against a stand-in for localStorage:
+every bad save is kept side by side, the latest few of each key, and a full storage never
+stops the boot."""
 
 from __future__ import annotations
 
 import pytest
 
-from webui.setaside import KEEP, set_aside, set_aside_keys
+from webui.kernel.setaside import KEEP, set_aside, set_aside_keys
 
 KEY = "lostcities.match"
 

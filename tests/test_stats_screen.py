@@ -10,11 +10,11 @@ import pytest
 
 from lostcities import Options
 from test_history import ALL_ON, play_match, record_of
-from webui import i18n
-from webui.history import MatchRecord, Notice
-from webui.player_text import MESSAGES, t
-from webui.stats import OPPONENTS, RESULTS, Margin, Stats, compute_stats
-from webui.stats_screen import CHART_HEIGHT, margins_chart, notice_text, render_stats
+from webui.features.history import MatchRecord, Notice
+from webui.features.stats import OPPONENTS, RESULTS, Margin, Stats, compute_stats
+from webui.features.stats_screen import CHART_HEIGHT, margins_chart, notice_text, render_stats
+from webui.text import i18n
+from webui.text.player_text import MESSAGES, t
 
 
 class Page(HTMLParser):

@@ -73,9 +73,10 @@ def test_module_imports_are_module_level_unless_nested() -> None:
 
 
 def test_app_imports_follow_the_app_from_its_entry_point(tmp_path: Path) -> None:
-    (tmp_path / "webui").mkdir()
+    (tmp_path / "webui" / "browser").mkdir(parents=True)
     (tmp_path / "webui" / "__init__.py").write_text("")
-    (tmp_path / "webui" / "main.py").write_text(
+    (tmp_path / "webui" / "browser" / "__init__.py").write_text("")
+    (tmp_path / "webui" / "browser" / "main.py").write_text(
         "import json\nfrom webui import helper\n")
     (tmp_path / "webui" / "helper.py").write_text("def f():\n    import textwrap\n")
     (tmp_path / "webui" / "cli.py").write_text("import argparse\n")  # never imported by main

@@ -1,4 +1,4 @@
-"""What the page's boot imports (webui.app's imports): the standard modules that are dear to
+"""What the page's boot imports (webui.browser.app's imports): the standard modules that are dear to
 compile on a first visit (no bytecode yet) stay out of it until they are used, and so do the
 controller and the rules engine, imported once the page is ready (docs/boot.md)."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 PY = Path(__file__).resolve().parent.parent / "py"
 
-# Imports webui.app as the page does, with `js` and `pyodide.ffi` stood in for (they are only
-# touched when the page runs), and prints the modules then loaded.
+# Imports webui.browser.app as the page does, with `js` and `pyodide.ffi` stood in for (they are
+# only touched when the page runs), and prints the modules then loaded.
 IMPORT_APP = """
 import json, sys, types
 
@@ -25,7 +25,7 @@ ffi.create_proxy, ffi.jsnull = (lambda f: f), None
 pyodide = types.ModuleType("pyodide")
 pyodide.ffi = ffi
 sys.modules.update({"js": js, "pyodide": pyodide, "pyodide.ffi": ffi})
-import webui.app
+import webui.browser.app
 print(json.dumps(sorted(sys.modules)))
 """
 
@@ -38,8 +38,9 @@ def test_the_boot_does_not_import_the_dear_standard_modules() -> None:
     result = subprocess.run([sys.executable, "-c", IMPORT_APP], cwd=PY, capture_output=True,
                             text=True, check=True, timeout=60)
     loaded = set(json.loads(result.stdout.splitlines()[-1]))
-    assert "webui.app" in loaded and "webui.online.codes" in loaded
+    assert "webui.browser.app" in loaded and "webui.online.codes" in loaded
     assert sorted(DEAR & loaded) == []
-    later = {"lostcities", "webui.controller", "webui.session", "webui.screens", "dataclasses",
-             "webui.players", "webui.player_page", "webui.history", "webui.guide"}
+    later = {"lostcities", "webui.match.controller", "webui.match.session", "webui.screens.match",
+             "dataclasses", "webui.player.players", "webui.browser.player_page",
+             "webui.features.history", "webui.features.guide"}
     assert sorted(later & loaded) == []

@@ -19,9 +19,10 @@ import lostcities
 from lostcities import Options
 from lostcities.bots import LEVELS
 from lostcities.bots.strong import run_steps
-from webui.seats.computer import OPPONENTS, BotMatch, level_bot, run_sliced
-from webui.hint import can_hint, describe, hint_steps, reason, render_hint
-from webui.session import Session
+from webui.match.hint import can_hint, describe, hint_steps, reason, render_hint
+from webui.match.seats.computer import OPPONENTS, BotMatch
+from webui.match.session import Session
+from webui.match.thinking import level_bot, run_sliced
 
 ALL_ON = Options(rounds=1, sixth_colour=True, jobs=True, skills=True, objectives=True,
                  mixups=True)

@@ -1,4 +1,4 @@
-"""webui.boot.bytecode: the standard library zip rebuilt with every module compiled.
+"""webui.browser.boot.bytecode: the standard library zip rebuilt with every module compiled.
 
 The import test runs with the `compile` builtin made to fail, so an import only succeeds if it
 used the bytecode (zipimport calls it for a source)."""
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from webui.boot.bytecode import MARKER, BytecodeZip, booted_on_bytecode
+from webui.browser.boot.bytecode import MARKER, BytecodeZip, booted_on_bytecode
 
 ZIP_FILES = {
     "lczipmod.py": "VALUE = 41 + 1\n",

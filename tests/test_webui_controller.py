@@ -17,15 +17,16 @@ from controllerkit import (
     FORM, MemoryPage, MemoryStorage, booted, click_move, first_legal, page_of, run, saved, until,
 )
 from fairseats import GROUP, TOKEN, Connection, Store
-from webui.controller import MatchController
+from webui.match.controller import MatchController
+from webui.match.seats import MATCH_KEY, Seat
+from webui.match.seats.computer import BotMatch
+from webui.match.seats.local import LocalMatch
+from webui.match.session import Session
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
-from webui.online.screens import sync_mark
-from webui.seats import MATCH_KEY, Seat
-from webui.seats.computer import BotMatch
-from webui.seats.local import LocalMatch
-from webui.seats.fair import FairGuest, FairHost
-from webui.session import Session
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
+from webui.screens.online import sync_mark
 
 # ---- a match on this device ------------------------------------------------------------------
 

@@ -1,9 +1,9 @@
-"""Escaping is the default of the HTML layer (webui.markup): the builders escape every value
+"""Escaping is the default of the HTML layer (webui.kernel.markup): the builders escape every value
 that is not Markup, and no module of the page builds markup around a value any other way.
 
 The static part reads the source of every module under py/webui: no f-string, ``%`` or
 ``.format`` puts values into a string that holds a tag, no ``+`` joins such a string, every
-`html()` template is a literal, and only webui.markup makes `Markup` out of a plain string.
+`html()` template is a literal, and only webui.kernel.markup makes `Markup` out of a plain string.
 """
 
 from __future__ import annotations
@@ -13,18 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from webui.html import button
-from webui.markup import EMPTY, Markup, attrs, el, esc, html, join, region, void
-from webui.online.screens import render_guest_waiting, status_bar
+from webui.kernel.markup import EMPTY, Markup, attrs, el, esc, html, join, region, void
+from webui.screens.html import button
+from webui.screens.online import render_guest_waiting, status_bar
 
 WEBUI = Path(__file__).resolve().parent.parent / "py" / "webui"
-MECHANISM = WEBUI / "markup.py"
-NOT_PAGE_HTML = {("symbols.py", "_url")}
+MECHANISM = WEBUI / "kernel" / "markup.py"
+NOT_PAGE_HTML = {("kernel/symbols.py", "_url")}
 """(module, function) that build markup that is not the page's: the symbols' SVG for a CSS
 data URL, from constants only."""
-TRUSTED_MARKUP = {("replay.py", "replay_doc")}
+TRUSTED_MARKUP = {("features/replay.py", "replay_doc")}
 """(module, function) that may call Markup() on a string: the replay's table is the table's own
-HTML (webui.screens.render_doc) with its top bar swapped and its region markers removed."""
+HTML (webui.screens.match.render_doc) with its top bar swapped and its region markers removed."""
 HOSTILE = '<img src=x onerror="alert(1)">&\''
 
 
@@ -62,9 +62,9 @@ def _source_faults(source: str, where: str) -> list[str]:
             name = func.id if isinstance(func, ast.Name) else None
             if name == "html" and not (node.args and isinstance(node.args[0], ast.Constant)):
                 faults.append(f"{line}: an html() template that is not a literal")
-            if (name == "Markup" and where != MECHANISM.name
+            if (name == "Markup" and where != MECHANISM.relative_to(WEBUI).as_posix()
                     and (where, function) not in TRUSTED_MARKUP):
-                faults.append(f"{line}: Markup made outside webui.markup")
+                faults.append(f"{line}: Markup made outside webui.kernel.markup")
         for child in ast.iter_child_nodes(node):
             visit(child, function)
 

@@ -17,16 +17,16 @@ from controllerkit import FORM, MemoryStorage, click_move, first_legal, page_of,
 from test_history import play_match
 from test_rules_doc import examples
 from test_stats_screen import Page
-from webui.controller import MatchController
-from webui.guide import STEPS, GuideMatch
-from webui.history import APP, load
-from webui.history_store import HISTORY_KEY
-from webui.keeper import CURRENT_KEY
-from webui.players import Players
-from webui.regions import plain
-from webui.seats import MATCH_KEY, Remote, Seat, View
-from webui.seats.computer import BotMatch
-from webui.series import series_key
+from webui.features.guide import STEPS, GuideMatch
+from webui.features.history import APP, load
+from webui.features.history_store import HISTORY_KEY
+from webui.features.keeper import CURRENT_KEY
+from webui.features.series import series_key
+from webui.kernel.regions import plain
+from webui.match.controller import MatchController
+from webui.match.seats import MATCH_KEY, Remote, Seat, View
+from webui.match.seats.computer import BotMatch
+from webui.player.players import Players
 
 
 class MemoryPage(controllerkit.MemoryPage):

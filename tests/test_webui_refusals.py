@@ -13,12 +13,12 @@ from sessionkit import session_render, session_screen
 from lostcities import REFUSAL_CODES, Discard, Options, Play, apply
 from lostcities.scenario import position
 from lostcities.state import PHASES
-from webui.seats import SEAT_REFUSALS, refused
-from webui.seats.computer import BotMatch
-from webui.seats.local import LocalMatch
-from webui.i18n import LANGUAGES, MESSAGES
-from webui.moves import refusal_key, refusal_text
-from webui.session import Session
+from webui.match.seats import SEAT_REFUSALS, refused
+from webui.match.seats.computer import BotMatch
+from webui.match.seats.local import LocalMatch
+from webui.match.session import Session
+from webui.text.i18n import LANGUAGES, MESSAGES
+from webui.text.moves import refusal_key, refusal_text
 
 SAMPLE_DATA: dict[str, Any] = {
     "to_act": 1, "colour": "R", "card": "R4", "top": 7, "skill": "sabotage", "cost": 3,

@@ -1,5 +1,5 @@
-"""Keyed regions (webui/regions.py): the page's updates give exactly the new screen, and a click
-replaces only what it changed.
+"""Keyed regions (webui/kernel/regions.py): the page's updates give exactly the new screen,
+and a click replaces only what it changed.
 
 The operations are carried out on a small document tree (html.parser), as the page does on the
 DOM, over whole matches played by the click-bot of test_webui_table.py.
@@ -17,10 +17,10 @@ from test_webui_table import ALL_ON, click_bot_step, new_session
 from sessionkit import session_screen
 
 from lostcities import Options
-from webui.html import EMPTY, Markup, esc
-from webui.regions import Op, Region, diff, keyed, parse, plain, unescape
-from webui.screens import render_doc, render_screen
-from webui.table import Extras
+from webui.kernel.regions import Op, Region, diff, keyed, parse, plain, unescape
+from webui.screens.html import EMPTY, Markup, esc
+from webui.screens.match import render_doc, render_screen
+from webui.screens.table import Extras
 
 Node = list  # [tag, attributes, children]; text is a str child
 
@@ -190,7 +190,7 @@ def test_a_region_is_one_element(bad: str) -> None:
 
 
 def test_unescape_reads_back_what_esc_wrote_as_the_html_module_would() -> None:
-    """regions.unescape undoes webui.html.esc (which writes what html.escape writes)."""
+    """regions.unescape undoes webui.screens.html.esc (which writes what html.escape writes)."""
     samples = ["", "plain", "&", "&amp;", "<b>\"Ann\" & 'Bo'</b>", "&#x27;&quot;&lt;", "a&b;c",
                "tom & jerry's \"<>\" &nbsp;", "&&&;;;"]
     for text in samples:

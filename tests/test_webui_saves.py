@@ -14,9 +14,10 @@ import pytest
 from fairseats import ALL, GROUP, Pair
 
 from lostcities import Options
-from webui.seats.fair import FairGuest, FairHost
-from webui.seats.local import LocalMatch
-from webui.session import MAX_SAVE_BYTES, MAX_SAVE_DEPTH, Session, parse_save
+from webui.match.seats.local import LocalMatch
+from webui.match.session import MAX_SAVE_BYTES, MAX_SAVE_DEPTH, Session, parse_save
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
 
 DEEP = "[" * 6000 + "]" * 6000
 

@@ -1,4 +1,4 @@
-"""The symbols are CSS masks (webui/symbols.py): app.css holds the rules made from the SVG
+"""The symbols are CSS masks (webui/kernel/symbols.py): app.css holds the rules made from the SVG
 sources, every symbol used has its rule, and a symbol is an empty span, hidden from readers."""
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from test_webui_table import new_session
 
-from webui.screens import render_screen
-from webui.symbols import CSS_BEGIN, CSS_END, SYMBOL_IDS, css_file_with_symbols, icon, symbol_css
+from webui.kernel.symbols import (
+    CSS_BEGIN, CSS_END, SYMBOL_IDS, css_file_with_symbols, icon, symbol_css,
+)
+from webui.screens.match import render_screen
 
 ROOT = Path(__file__).resolve().parent.parent
 APP_CSS = ROOT / "static" / "app.css"
@@ -20,7 +22,7 @@ APP_CSS = ROOT / "static" / "app.css"
 
 def test_app_css_holds_the_symbol_rules_made_from_the_sources() -> None:
     css = APP_CSS.read_text(encoding="utf-8")
-    assert css_file_with_symbols(css) == css, "run: cd py && python -m webui.symbols --write"
+    assert css_file_with_symbols(css) == css, "run: cd py && python -m webui.kernel.symbols --write"
     block = css[css.index(CSS_BEGIN):css.index(CSS_END)]
     for name in SYMBOL_IDS:
         assert re.search(rf"\.s-{name} \{{ --sym: url\(\"data:image/svg\+xml,%3Csvg ", block)
@@ -32,7 +34,7 @@ def test_the_check_fails_on_stale_rules(tmp_path: Path) -> None:
     assert css_file_with_symbols(stale) != stale
     with pytest.raises(ValueError, match="no block"):
         css_file_with_symbols("body { color: red; }")
-    checked = subprocess.run([sys.executable, "-m", "webui.symbols"], cwd=ROOT / "py",
+    checked = subprocess.run([sys.executable, "-m", "webui.kernel.symbols"], cwd=ROOT / "py",
                              capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
 

@@ -16,12 +16,12 @@ import pytest
 from sessionkit import session_render, session_screen
 
 from lostcities import Options
-from webui.seats.computer import BotMatch
-from webui.seats.local import LocalMatch
-from webui.screens import render_doc
-from webui.session import Session
-from webui.setup import parse_setup
-from webui.table import Extras
+from webui.match.seats.computer import BotMatch
+from webui.match.seats.local import LocalMatch
+from webui.match.session import Session
+from webui.match.setup import parse_setup
+from webui.screens.match import render_doc
+from webui.screens.table import Extras
 
 ALL_ON = Options(rounds=3, sixth_colour=True, jobs=True, skills=True, objectives=True,
                  mixups=True)
@@ -278,9 +278,9 @@ def test_the_mixup_is_announced_to_each_player_once() -> None:
 def test_parts_made_once_are_what_a_fresh_render_makes(options: Options) -> None:
     """The table's parts are kept from one render to the next (expeditions, piles, hand
     cards, log lines): each render is the same as one made with nothing kept."""
-    from webui import screens, table
+    from webui.screens import match, table
 
-    kept = (table._expedition_html, table._pile_html, table._hand_card, screens._log_item)
+    kept = (table._expedition_html, table._pile_html, table._hand_card, match._log_item)
     rng = random.Random(4)
     session = new_session(options, seed=6)
     for step in range(20_000):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from webui.cards import card_name, parse_card, sort_hand
-from webui.i18n import LANGUAGES, MESSAGES, RULES_SECTIONS, pick_language, t
+from webui.text.cards import card_name, parse_card, sort_hand
+from webui.text.i18n import LANGUAGES, MESSAGES, RULES_SECTIONS, pick_language, t
 
 
 def _fields(text: str) -> set[str]:

@@ -1,4 +1,4 @@
-"""webui.boot.warm compiles only while the player leaves the page alone (`_until_quiet`)."""
+"""webui.browser.boot.warm compiles only while the player leaves the page alone (`_until_quiet`)."""
 
 from __future__ import annotations
 
@@ -26,13 +26,14 @@ WarmBoot = tuple[types.ModuleType, Clock]
 
 @pytest.fixture
 def warm_boot(monkeypatch: pytest.MonkeyPatch) -> WarmBoot:
-    """webui.boot.warm with `js.performance.now` on a fake clock and asyncio.sleep advancing it."""
+    """webui.browser.boot.warm with `js.performance.now` on a fake clock and asyncio.sleep advancing
+    it."""
     clock = Clock()
     fake_js = types.ModuleType("js")
     fake_js.performance = types.SimpleNamespace(now=clock.now)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "js", fake_js)
-    monkeypatch.delitem(sys.modules, "webui.boot.warm", raising=False)
-    module = importlib.import_module("webui.boot.warm")
+    monkeypatch.delitem(sys.modules, "webui.browser.boot.warm", raising=False)
+    module = importlib.import_module("webui.browser.boot.warm")
     real_sleep = asyncio.sleep
 
     async def sleep(seconds: float) -> None:

@@ -7,7 +7,7 @@ again on the wire). The game needs about a third of it. The trimmed zip keeps:
    after playing through its screens (Pyodide's bootstrap, PyScript's Python side, the app);
    `python3 boot/build/trim_stdlib.py --record` writes that file again (run it after the app
    starts using a new part of the library, and commit the result);
-2. every standard module that the app's code reachable from py/webui/main.py imports, even
+2. every standard module that the app's code reachable from py/webui/browser/main.py imports, even
    inside functions (a static scan at build time, so a new import in the app is kept before
    anyone records again), with the modules those import at module level, recursively;
 3. a margin: MARGIN, modules that error paths and text codecs may import late;
@@ -37,7 +37,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWLIST = Path(__file__).with_name("stdlib_modules.txt")
-ENTRY = "webui.main"  # index.html runs py/webui/main.py
+ENTRY = "webui.browser.main"  # index.html runs py/webui/browser/main.py
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 MARGIN = (
     # codecs Python may look up by name (str.encode / bytes.decode / open(..., encoding=...))

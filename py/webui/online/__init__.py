@@ -1,10 +1,14 @@
-"""Online play by room code: two pages play a fair match, peer to peer.
+"""Online play by room code: two pages play a fair match, peer to peer. Browser-free
+(importable natively, tested with pytest):
 
-The seats of an online match are webui/seats/fair.py (`FairHost`, `FairGuest`: a
-`lostcities.fair.FairPeer` each). Here, browser-free (importable natively, tested with pytest):
-`codes` (room codes and join links), `control` (the pages' hello, welcome, heartbeat and
-refusals), `liveness` (heartbeat, connection state, flood budget), `peermeta` (the token a
-connecting peer sends), `screens` (lobby, waiting room, connection badge). Pyodide only: `net`
-(PeerJS: the seats' transports), `sodium_group` (libsodium's group for the fair protocol) and
-`lobby` (the lobby and waiting room, a screen plugged into the controller).
+- `seat`, `host`, `guest`: the seats of an online match (`FairSeat`, what both share: a
+  `lostcities.fair.FairPeer` over one connection; `FairHost`, `FairGuest`: the lobby's roles,
+  the hello and the welcome);
+- `lobby`: the lobby and the waiting room, a screen plugged into the controller that hands it
+  its seat; what it needs of the browser is handed in (`lobby_browser.LobbyBrowser`);
+- `codes` (room codes and join links), `control` (the pages' hello, welcome, heartbeat and
+  refusals), `liveness` (heartbeat, connection state, flood budget), `peermeta` (the token a
+  connecting peer sends), `seatlock` (one tab per seat).
+
+The browser's side (PeerJS, libsodium, the Web Locks API) is webui/browser/online/.
 """

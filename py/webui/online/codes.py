@@ -25,6 +25,9 @@ HOST_KEY = "lostcities-online-host"
 GUEST_KEY = "lostcities-online-guest"
 """localStorage: the room, seat and token of this page as a guest, taken back on reload."""
 ONLINE_SAVE_KEYS = (HOST_KEY, GUEST_KEY)
+HOST_SEAT = 0
+"""The seat of the room's host (the guest's is 1)."""
+GUEST_SEAT = 1
 
 
 def new_code() -> str:

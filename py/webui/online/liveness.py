@@ -27,9 +27,6 @@ ABANDON_AFTER: Final = 120.0
 """Seconds the other page may owe the match a message in silence before this page's player may
 end the match as abandoned by it (and again after each "keep waiting")."""
 
-OWED_SHOWN_AFTER: Final = 1.0
-"""Seconds of owed silence before the badge shows its clock (a quick answer shows none)."""
-
 CONNECTED: Final = "connected"
 RECONNECTING: Final = "reconnecting"
 LOST: Final = "lost"

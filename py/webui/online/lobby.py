@@ -1,22 +1,25 @@
-"""The online part's screens before a match (Pyodide only): the lobby and the waiting room.
+"""The online part's screens before a match: the lobby and the waiting room.
 
-`OnlineLobby` is a screen plugged into the controller (webui/controller.py `Screen`). From the
+`OnlineLobby` is a screen plugged into the controller (webui/match/controller.py `Screen`). From the
 lobby the player creates a room (the host) or joins one by its code (the guest). As soon as the
 seat exists (the room is open on the broker, or the guest dials it), the lobby hands it to the
-controller with its transport attached (webui/online/net.py), and shows the waiting room while
-the seat waits for its match; the controller plays the match, saves it, keeps the connection
+controller with its transport attached (webui/browser/online/net.py), and shows the waiting room
+while the seat waits for its match; the controller plays the match, saves it, keeps the connection
 alive and hangs it up. At boot the lobby takes back a join link (``?room=CODE``), a saved room
 or a saved seat: reopening the page, or joining the same code again, takes the seat back.
 
-The seats play a fair match (webui/seats/fair.py) with libsodium's group
+The seats play a fair match (webui/online/seat.py) with libsodium's group
 (`JsSodiumGroup`), loaded with the online libraries: a seat is handed its group (and a saved
 one replays its match) before its transport is attached. A saved match that does not replay
-is set aside (webui/setaside.py) and the lobby says why.
+is set aside (webui/kernel/setaside.py) and the lobby says why.
 
 A seat runs in one tab of this browser at a time (webui/online/seatlock.py): the lobby claims
 a seat's lock before it starts the seat, and reads a saved seat only once it holds it. While
 another tab holds it, this tab shows ``data-screen="elsewhere"`` and runs nothing; taking it
 over makes the other tab halt its seat, let it go and say the match moved.
+
+Browser-free: what it needs of the browser (the address, PeerJS, libsodium, the locks...) is
+handed in (`LobbyBrowser`, webui/online/lobby_browser.py), so it runs natively too.
 """
 
 from __future__ import annotations
@@ -25,14 +28,13 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
-
 from lostcities import Options
 from lostcities.names import clean_name
-from webui.controller import MatchController
-from webui.html import EMPTY, Markup
-from webui.i18n import t
+from webui.kernel.setaside import set_aside
+from webui.match.controller import MatchController
+from webui.match.seats import problem
+from webui.match.session import parse_save
+from webui.match.setup import NAME_MAX, Setup, parse_setup
 from webui.online.codes import (
     GUEST_KEY,
     HOST_KEY,
@@ -41,32 +43,18 @@ from webui.online.codes import (
     new_code,
     normalize_code,
 )
-from webui.online.net import GuestNet, HostNet, now
-from webui.online.screens import (problem_text, qr_svg, render_elsewhere, render_guest_waiting,
-                                  render_host_waiting, render_lobby)
+from webui.online.codes import GUEST_SEAT, HOST_SEAT
+from webui.online.guest import FairGuest
+from webui.online.host import FairHost
+from webui.online.lobby_browser import LobbyBrowser, RoomNet
+from webui.online.seat import FairSeat, new_token
 from webui.online.seatlock import SeatGuard
-from webui.online.sodium_group import JsSodiumGroup
-from webui.online.weblocks import WebLocks
-from webui.page import Page
-from webui.seats import problem
-from webui.seats.fair import GUEST_SEAT, HOST_SEAT, FairGuest, FairHost, FairSeat, new_token
-from webui.session import parse_save
-from webui.setaside import set_aside
-from webui.setup import NAME_MAX, Setup, parse_setup
+from webui.screens.html import EMPTY, Markup
+from webui.screens.online import (problem_text, qr_svg, render_elsewhere, render_guest_waiting,
+                                  render_host_waiting, render_lobby)
+from webui.text.i18n import t
 
 Saved = TypeVar("Saved", FairHost, FairGuest)
-
-
-def qr_matrix(text: str) -> list[list[bool]]:
-    """The QR code of `text` (window.qrcode from npm qrcode-generator), as dark/light rows.
-
-    The library is loaded with PeerJS when the page goes online (`OnlineLobby._libraries`).
-    """
-    qr = js.qrcode(0, "M")
-    qr.addData(text)
-    qr.make()
-    size = int(qr.getModuleCount())
-    return [[bool(qr.isDark(r, c)) for c in range(size)] for r in range(size)]
 
 
 def _same_code(raw: str, code: str) -> bool:
@@ -81,9 +69,10 @@ class OnlineLobby:
     (a new room being registered on the broker, before its seat exists), ``tab`` (a seat's
     lock asked for, or held by another tab: `guard`)."""
 
-    def __init__(self, controller: MatchController, page: Page) -> None:
+    def __init__(self, controller: MatchController, browser: LobbyBrowser) -> None:
         self.controller = controller
-        self.page = page
+        self.page = page = controller.page
+        self.browser = browser
         self.phase = "off"
         self.setup: Setup | None = None
         self.seat: FairHost | FairGuest | None = None
@@ -98,9 +87,9 @@ class OnlineLobby:
         self._config: dict[str, Any] | None = None
         self._libraries_loaded = False
         """Whether PeerJS and the QR code library have run (static/config.js loads them)."""
-        self._opening: HostNet | None = None
+        self._opening: RoomNet | None = None
         self._tasks: set[asyncio.Future[Any]] = set()
-        self.guard = SeatGuard(WebLocks(), self.controller.render)
+        self.guard = SeatGuard(browser.locks(), self.controller.render)
         """This tab's hold on the seat it runs (one tab per seat)."""
         page.on_window("online", self._network_changed)
         page.on_window("offline", self._network_changed)
@@ -127,7 +116,7 @@ class OnlineLobby:
         elif action == "share-room" and isinstance(waiting, FairHost):
             self._share(waiting)
         elif action == "copy-link" and isinstance(waiting, FairHost):
-            js.navigator.clipboard.writeText(join_link(str(js.location.href), waiting.code))
+            self.browser.copy(join_link(self.browser.href(), waiting.code))
             self.notice = "copied"
         else:
             return False
@@ -184,7 +173,7 @@ class OnlineLobby:
         """At boot: open a join link (``?room=CODE``: the saved seat of that room, else the
         lobby with the code filled in), or else, unless a match on this device was resumed
         (`local_match`), take back a saved room (host) or seat (guest). False if none."""
-        link_code = code_from_query(str(js.location.search))
+        link_code = code_from_query(self.browser.query())
         if link_code is not None:
             guest = self._saved(GUEST_KEY, FairGuest.from_json)
             host = self._saved(HOST_KEY, FairHost.from_json)
@@ -265,7 +254,7 @@ class OnlineLobby:
         if not isinstance(text, str):  # JavaScript's null is not None
             return None
         try:
-            return restore(parse_save(text), now())
+            return restore(parse_save(text), self.page.clock())
         except ValueError as exc:
             set_aside(storage, key, text, self.page.stamp(), self.page.log)
             self.set_aside = str(exc)
@@ -289,16 +278,17 @@ class OnlineLobby:
                 return
 
             def run() -> None:
-                host = FairHost.create(code, options, first, name, now())
-                host.load(JsSodiumGroup())
+                host = FairHost.create(code, options, first, name, self.page.clock())
+                host.load(self.browser.group())
                 self._start_host(host, net)
 
             self._claim(code, HOST_SEAT, run)  # (a fresh code: no other tab holds it)
 
-        self._opening = HostNet(config, new_code(), True, room_open, self.controller.render)
+        self._opening = self.browser.open_room(config, new_code(), True, room_open,
+                                               self.controller.render)
         self.controller.render()
 
-    def _start_host(self, host: FairHost, net: HostNet | None = None) -> None:
+    def _start_host(self, host: FairHost, net: RoomNet | None = None) -> None:
         """Hand the room to the controller: on `net` just opened, or on one opened again."""
         self.phase, self.seat, self.set_aside, self.notice = "off", host, None, None
         self._prepare(host)
@@ -315,7 +305,8 @@ class OnlineLobby:
         config = await self._get_config()
         if config is not None and await self._libraries() and self._current(host) \
                 and self._load(host):
-            net = HostNet(config, host.code, False, lambda _code: None, self.controller.render)
+            net = self.browser.open_room(config, host.code, False, lambda _code: None,
+                                         self.controller.render)
             net.host = host
             host.attach(net)
 
@@ -330,11 +321,11 @@ class OnlineLobby:
             notice = t(lang, "waiting.copied")
         elif self.error is not None:  # e.g. PeerJS could not be loaded (see _libraries)
             notice = self.error
-        link = join_link(str(js.location.href), host.code)
+        link = join_link(self.browser.href(), host.code)
         # a resumed room is shown before the QR code library has loaded: drawn once it has
-        qr = qr_svg(qr_matrix(link), t(lang, "waiting.qr")) if self._libraries_loaded else EMPTY
-        can_share = bool(getattr(js.navigator, "share", None))
-        return render_host_waiting(lang, host.code, link, qr, can_share, notice)
+        qr = qr_svg(self.browser.qr_matrix(link), t(lang, "waiting.qr")) \
+            if self._libraries_loaded else EMPTY
+        return render_host_waiting(lang, host.code, link, qr, self.browser.can_share(), notice)
 
     def _opening_notice(self, lang: str) -> str | None:
         net = self._opening
@@ -343,11 +334,8 @@ class OnlineLobby:
         return self.error
 
     def _share(self, host: FairHost) -> None:
-        link = join_link(str(js.location.href), host.code)
-        data = js.Object.fromEntries([["title", "Lost Cities"], ["url", link],
-                                      ["text", f"Lost Cities: room {host.code}"]])
-        promise = js.navigator.share(data)
-        promise.catch(create_proxy(lambda _err: None))  # the player closed the share sheet
+        link = join_link(self.browser.href(), host.code)
+        self.browser.share("Lost Cities", link, f"Lost Cities: room {host.code}")
 
     # ---- the guest ---------------------------------------------------------------------------
 
@@ -365,7 +353,8 @@ class OnlineLobby:
             self._claim_saved(saved)
             return
         self._claim(code, GUEST_SEAT,
-                    lambda: self._start_guest(FairGuest(code, new_token(), name, now())))
+                    lambda: self._start_guest(FairGuest(code, new_token(), name,
+                                                        self.page.clock())))
 
     def _start_guest(self, guest: FairGuest) -> None:
         """Hand the seat to the controller, and dial its room."""
@@ -379,7 +368,7 @@ class OnlineLobby:
         config = await self._get_config()
         if config is not None and await self._libraries() and self._current(guest) \
                 and self._load(guest):
-            guest.attach(GuestNet(config, guest, self.controller.render))
+            guest.attach(self.browser.dial(config, guest, self.controller.render))
         self.controller.render()
 
     def _guest_waiting(self, lang: str, guest: FairGuest) -> Markup:
@@ -397,7 +386,7 @@ class OnlineLobby:
 
     def _prepare(self, seat: FairSeat) -> None:
         """What a seat needs of the page: its storage (saved before sending) and the log."""
-        seat.set_on_warn(js.console.warn)
+        seat.set_on_warn(self.browser.warn)
         seat.set_store(self.controller.storage)
 
     def _load(self, seat: FairSeat) -> bool:
@@ -407,7 +396,7 @@ class OnlineLobby:
         if seat.loaded:
             return True
         try:
-            seat.load(JsSodiumGroup())
+            seat.load(self.browser.group())
         except ValueError as exc:  # CorruptSave: the saved match does not replay
             storage = self.controller.storage
             text = storage.getItem(seat.save_key)
@@ -436,7 +425,7 @@ class OnlineLobby:
     def _field(self, name: str) -> str:
         """A lobby field's text, cleaned as a name is (lostcities.names): what is typed is
         shown back in the lobby, and a room code ignores what does not show anyway."""
-        return clean_name(self.page.field(name))
+        return clean_name(self.browser.field(name))
 
     def _net_notice(self, lang: str, status: str, code: str = "") -> str:
         if status == "broker":
@@ -450,7 +439,7 @@ class OnlineLobby:
         return t(lang, "lobby.nobroker", broker=f"{peer.get('host', '?')}:{peer.get('port', '')}")
 
     def _network_notice(self, lang: str) -> str | None:
-        if not js.navigator.onLine:
+        if not self.browser.online():
             return t(lang, "lobby.offline")
         if self.broker_ok is False:
             return self._broker_text(lang)
@@ -459,21 +448,21 @@ class OnlineLobby:
     async def _get_config(self) -> dict[str, Any] | None:
         if self._config is None:
             try:
-                self._config = (await js.LC_CONFIG).to_py()
-            except Exception as exc:  # noqa: BLE001 - a malformed config or URL parameter
-                self.error = str(getattr(exc, "message", exc))
+                self._config = await self.browser.config()
+            except RuntimeError as exc:  # a malformed config or URL parameter
+                self.error = str(exc)
                 self.controller.render()
                 return None
         return self._config
 
     async def _libraries(self) -> bool:
-        """Load PeerJS and the QR code library (window.lcOnlineLibraries, static/config.js)
-        unless they are loaded; False, with the error shown, if one could not be loaded."""
+        """Load PeerJS and the QR code library (`LobbyBrowser.load_libraries`) unless they are
+        loaded; False, with the error shown, if one could not be loaded."""
         if not self._libraries_loaded:
             try:
-                await js.lcOnlineLibraries()
-            except Exception as exc:  # noqa: BLE001 - a script that could not be fetched
-                self.error = str(getattr(exc, "message", exc))
+                await self.browser.load_libraries()
+            except RuntimeError as exc:  # a script that could not be fetched
+                self.error = str(exc)
                 self.controller.render()
                 return False
             self._libraries_loaded = True
@@ -481,19 +470,14 @@ class OnlineLobby:
         return True
 
     async def _probe_broker(self) -> None:
-        """Whether the broker answers at all (no-cors: any HTTP answer counts)."""
+        """Whether the broker answers at all (any HTTP answer counts)."""
         config = await self._get_config()
         if config is None:
             return
         peer = config["peer"]
         scheme = "https" if peer["secure"] else "http"
         url = f"{scheme}://{peer['host']}:{peer['port']}{peer['path']}"
-        options = js.Object.fromEntries([["mode", "no-cors"], ["cache", "no-store"]])
-        try:
-            await js.fetch(url, options)
-            ok = True
-        except Exception:  # noqa: BLE001 - fetch rejects when the host can't be reached
-            ok = False
+        ok = await self.browser.reachable(url)
         if ok != self.broker_ok:
             self.broker_ok = ok
             if self.phase == "lobby":

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 MAX_TOKEN_CHARS: Final = 64
-"""The longest token read (webui/seats/fair.py's TOKEN_RE says what a valid one is)."""
+"""The longest token read (webui/online/seat.py's TOKEN_RE says what a valid one is)."""
 
 
 def token_of(metadata: object) -> str | None:

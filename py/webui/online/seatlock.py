@@ -10,8 +10,8 @@ halts: disconnected, nothing more sent or written) and says the match moved (``m
 with a button to take it back. The taking tab reads the seat from storage only once it holds
 the lock, so it starts from what the other tab wrote last.
 
-Browser-free: the locks are handed in (`Locks`; webui/online/weblocks.py is the page's, on the
-Web Locks API); tests/tablocks.py is an in-memory one that several guards (tabs) share.
+Browser-free: the locks are handed in (`Locks`; webui/browser/online/weblocks.py is the page's, on
+the Web Locks API); tests/tablocks.py is an in-memory one that several guards (tabs) share.
 """
 
 from __future__ import annotations
