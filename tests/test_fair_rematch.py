@@ -20,8 +20,8 @@ from lostcities.errors import CorruptSave
 from lostcities.protocol import APP_VERSION
 from webui.features.history import load
 from webui.features.history_store import HISTORY_KEY
-from webui.features.series import MAX_TOTAL, Series, series_key
 from webui.match.controller import MatchController
+from webui.match.series import MAX_TOTAL, Series, series_key
 from webui.online import control
 from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.online.guest import FairGuest

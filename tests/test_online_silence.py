@@ -19,9 +19,9 @@ from fairseats import Pair, finished
 from lostcities import Options
 from webui.features.history import load, make_record, record_from_json
 from webui.features.history_store import HISTORY_KEY
-from webui.features.series import Series, read_rematch, rematch_payload
 from webui.features.stats import compute_stats
 from webui.match.controller import MatchController
+from webui.match.series import Series, read_rematch, rematch_payload
 from webui.online.codes import HOST_KEY
 from webui.online.liveness import ABANDON_AFTER, Owed
 from webui.player.players import Players

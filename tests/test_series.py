@@ -12,7 +12,7 @@ import lostcities as lc
 from lostcities import Options
 from test_history import play_match
 from test_stats_screen import Page
-from webui.features.series import MAX_MATCHES, Series, read_rematch, rematch_payload, series_key
+from webui.match.series import MAX_MATCHES, Series, read_rematch, rematch_payload, series_key
 from webui.player.match_end import series_html
 
 ROOM = "K7M2QX"

@@ -21,11 +21,11 @@ from webui.features.guide import STEPS, GuideMatch
 from webui.features.history import APP, load
 from webui.features.history_store import HISTORY_KEY
 from webui.features.keeper import CURRENT_KEY
-from webui.features.series import series_key
 from webui.kernel.regions import plain
 from webui.match.controller import MatchController
 from webui.match.seats import MATCH_KEY, Remote, Seat, View
 from webui.match.seats.computer import BotMatch
+from webui.match.series import series_key
 from webui.player.players import Players
 
 
@@ -331,6 +331,11 @@ def test_the_guide_is_completed_by_its_own_moves_and_refuses_others() -> None:
         controller.click("guide-close", {})
         assert not shown(controller).find(data_guide=None)
         await play_to_the_end(controller)
+        controller.render()
+        doc = page_of(controller).shown.doc  # not counted: no series, Play again nor Stats
+        assert page_of(controller).shown.screen == "match-end"
+        assert "data-series" not in doc and 'data-action="play-again"' not in doc
+        assert 'data-action="stats"' not in doc and "data-guide" not in doc
 
     run(scenario)
     assert HISTORY_KEY not in storage.items  # the guide's match is not recorded
@@ -345,6 +350,19 @@ def test_the_guide_can_be_skipped() -> None:
     controller.click("guide-skip", {})
     assert page_of(controller).shown.screen == "setup" and controller.session is None
     assert MATCH_KEY not in storage.items
+
+
+def test_the_guides_clicks_change_nothing_in_another_match() -> None:
+    storage = MemoryStorage()
+    controller, _ = with_players(storage, BOT_FORM)
+    controller.click("start", {})
+    session = controller.session
+    assert session is not None and not isinstance(session.seat, GuideMatch)
+    view = session.view()
+    for action in ("guide-skip", "guide-close"):  # a stale click: the match goes on
+        controller.click(action, {})
+        assert controller.session is session and session.view() == view
+        assert controller.notice is None and page_of(controller).shown.screen == "turn"
 
 
 # ---- the calculator --------------------------------------------------------------------------

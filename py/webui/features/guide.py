@@ -8,11 +8,13 @@ is one of its `STEPS` (a handshake, a draw, numbers going up, a draw from a pile
 for (`SCRIPT`). Once the last step is done the round goes on as any match against the Easy
 computer. The guide's match is never recorded in the history (webui/features/keeper.py).
 
-`render_guide` is the step's panel over the table (webui/player/players.py adds it through the
-controller's `add_part`). Hooks: ``[data-guide]`` (``step``, or ``done`` once every step is
-done) with ``data-step`` (the steps done), ``data-steps`` and ``data-move`` (the move the step
-asks for, move JSON; for the last draw only its type); ``[data-action="guide-skip"]`` and,
-once done, ``[data-action="guide-close"]``.
+`render_guide` is the step's panel over the table: the seat's own `panel` on the turn screen,
+which webui/player/players.py adds through the controller's `add_part`; its Skip ends the
+match (`skip_guide`) and its Close puts the finished guide away (`close_guide`). Hooks:
+``[data-guide]`` (``step``, or ``done`` once every step is done) with ``data-step`` (the steps
+done), ``data-steps`` and ``data-move`` (the move the step asks for, move JSON; for the last
+draw only its type); ``[data-action="guide-skip"]`` and, once done,
+``[data-action="guide-close"]``.
 """
 
 from __future__ import annotations
@@ -101,6 +103,19 @@ class GuideMatch(BotMatch):
     def rematch_here(self, seed: int, first_player: int) -> BotMatch:
         """See `Seat.rematch_here`: the guide's deal is prepared, never played again."""
         raise ValueError("the guide's match can't be played again")
+
+    def panel(self, screen: str, lang: str) -> Markup | None:
+        """See `Seat.panel`: the guide's panel over the table, on the turn screen."""
+        return render_guide(self, lang) if screen == "turn" else None
+
+    def skip_guide(self) -> bool:
+        """See `Seat.skip_guide`: the guide's match ends."""
+        return True
+
+    def close_guide(self) -> bool:
+        """See `Seat.close_guide`: the finished guide is put away (saved so)."""
+        self.closed = True
+        return True
 
     @property
     def guiding(self) -> bool:

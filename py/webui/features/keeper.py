@@ -5,7 +5,7 @@ webui/match/controller.py's listeners) and each online match the player ended as
 other (`abandoned`: recorded so, and counted in its series as won by the player who stayed).
 The keeper collects the match's rounds (history.MatchLog), and at its end adds the record to
 the history (webui/features/history_store.py) and the result to the series
-(webui/features/series.py). While a match held on this device goes on, what it collected is kept
+(webui/match/series.py). While a match held on this device goes on, what it collected is kept
 under ``lostcities.current`` (`Kept`), so that a reload loses nothing: the match is known again by
 its seed. `rematch` starts the next match of a series with the same opponent and options.
 
@@ -28,9 +28,9 @@ from lostcities.protocol import ProtocolError, decode_json
 
 from webui.features.history import MatchLog, MatchRecord
 from webui.features.history_store import HistoryStore
-from webui.features.series import Series, series_key
 from webui.kernel.setaside import Storage, set_aside
 from webui.match.seats import Seat, View
+from webui.match.series import Series, series_key
 
 CURRENT_KEY: Final = "lostcities.current"
 MAX_BYTES: Final = 200_000

@@ -15,7 +15,7 @@ control messages, each a JSON object with an ``"lc"`` kind::
 ``match`` numbers the matches of a room (0: this page has none yet); ``last`` is the number of
 the last fair message this page accepted from the other, so that each resends only what the
 other missed (`FairPeer.sent_after`). A ``rematch`` asks for (or accepts) the room's next
-match after match ``match``, which ended, with the sender's series (webui/features/series.py
+match after match ``match``, which ended, with the sender's series (webui/match/series.py
 `rematch_payload`: at most `MAX_SERIES_RESULTS` results, and no more than the room's
 matches). Browser-free; every field is checked (`parse`).
 """
@@ -30,7 +30,7 @@ from lostcities import Options
 from lostcities.names import MAX_NAME_CHARS, clean_name
 from lostcities.protocol import FORBIDDEN, NO_MATCH, VERSION_MISMATCH, ProtocolError, decode_json
 
-from webui.features.series import Series, rematch_payload
+from webui.match.series import Series, rematch_payload
 
 MAX_CONTROL_BYTES: Final = 4096
 """The longest control message read as one (longer text is the fair peer's to judge)."""

@@ -29,7 +29,7 @@ as abandoned by the other (`Remote.offer_end`) or keep waiting (`keep_waiting`).
 A room's matches are numbered (``match``): a later match in the same room (a rematch) is a new
 `FairPeer` begun by `_begin` with the next number, agreed over control messages. Once a match
 ended, each player may ask for a rematch (`ask_rematch`): the page saves the request, then
-sends ``rematch`` with its series (webui/features/series.py); once a page has both its own
+sends ``rematch`` with its series (webui/match/series.py); once a page has both its own
 request and the other's, it checks that both series agree (`read_rematch`) and begins the next
 match: the same options and names, the player who did not start this match starting, the
 agreed series carried (`carried`, saved). A page's request goes out before its new match's
@@ -54,11 +54,11 @@ from lostcities import Move as LcMove, move_from_json, why_illegal
 from lostcities.errors import CorruptSave
 from lostcities.fair import FairError, FairPeer, Group, NotAllowed
 
-from webui.features.series import Series, read_rematch, rematch_payload, series_key
 from webui.kernel.setaside import Storage, set_aside
 from webui.match.seats import (
     Move, Problem, Refusal, Seat, View, problem, refusal_of, refused,
 )
+from webui.match.series import Series, read_rematch, rematch_payload, series_key
 from webui.online import control
 from webui.online.codes import HOST_SEAT, normalize_code
 from webui.online.control import Control, ControlError, MatchSetup, check_name
@@ -118,7 +118,7 @@ class FairSeat(Seat):
         self.transport: Transport | None = None
         self.setup: MatchSetup | None = None
         """The match's setup, once both names are known."""
-        self.match_no = 0
+        self.match_no: int = 0
         """The number of the room's match this page holds (0: none yet)."""
         self.peer: FairPeer | None = None
         self.group: Group | None = None
@@ -451,6 +451,26 @@ class FairSeat(Seat):
             return base
         return base.with_result(len(base.results) + 1, view["totals"])
 
+    def series_at_end(self, kept: Series | None, recorded: bool) -> Series | None:
+        """See `Seat.series_at_end`: the room's series as this page counts it (`series`),
+        shown once it holds a match or once this match is recorded."""
+        series = self.series()
+        return series if series is not None and (recorded or bool(series.results)) else None
+
+    def offers_play_again(self, recorded: bool) -> bool:
+        """See `Seat.offers_play_again`: when a rematch may be asked (`may_rematch`)."""
+        return self.may_rematch()
+
+    def rematch_state(self) -> str | None:
+        """See `Seat.rematch_state`."""
+        if self.starting:
+            return "starting"
+        if self.asked is not None:
+            return "asked"
+        if self.heard is not None and self.may_rematch():
+            return "invited"
+        return None
+
     def may_rematch(self) -> bool:
         """Whether this page's player may ask for (or accept) a rematch now: the match ended
         here with nothing of it awaited, and the player has not asked yet."""
@@ -461,20 +481,22 @@ class FairSeat(Seat):
     def _room_open(self) -> bool:
         return True
 
-    def ask_rematch(self) -> None:
+    def ask_rematch(self) -> bool:
         """The player asks for a rematch, or accepts the other's: saved, then sent (now, or
-        on the next connection); once both asked, the next match begins. ValueError (nothing
-        changes) if one can't be asked now."""
+        on the next connection); once both asked, the next match begins. True: the other page
+        was asked (`Seat.ask_rematch`). ValueError (nothing changes) if one can't be asked
+        now."""
         series = self.series()
         if series is None or not self.may_rematch():
             raise ValueError("a rematch can be asked once, when the match is over")
         text = control.rematch(self.match_no, series)  # ValueError: too long to carry
         self.asked, self.rematch_refused = series, None
         if not self._persist():  # a request survives a reload, or is not sent
-            return
+            return True
         if self._send is not None:
             self._send(text)
         self._agree()
+        return True
 
     def _hear_rematch(self, message: Control) -> None:
         """The other page asks for (or accepts) a rematch after its match `message.match`:

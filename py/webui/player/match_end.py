@@ -1,13 +1,13 @@
 """What the player's features add to the match-end screen: the series score and where an
-online rematch stands (HTML builders; `Players` decides when they show)."""
+online rematch stands (HTML builders, from what the seat says: `Players` decides when they
+show)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from webui.features.series import Series
-from webui.online.guest import FairGuest
-from webui.online.seat import FairSeat
+from webui.match.seats import Seat
+from webui.match.series import Series
 from webui.screens.html import EMPTY, Markup, el, join
 from webui.screens.online import problem_text
 from webui.text.player_text import t
@@ -26,26 +26,28 @@ def series_html(series: Series, names: Sequence[str], lang: str) -> Markup:
               class_="series", data_series_matches=len(series.results))
 
 
-def rematch_html(seat: FairSeat, lang: str, now: float) -> Markup:
-    """Where an online rematch stands at `now` (the page's clock): ``[data-rematch]`` is
-    ``asked`` (this player asked, the other has not answered), ``invited`` (the other player
-    asked) or ``starting`` (both agreed: the next match is being dealt); a refused rematch
-    message is said."""
+def rematch_html(seat: Seat, lang: str, now: float) -> Markup:
+    """Where a rematch agreed with the other page stands at `now` (the page's clock):
+    ``[data-rematch]`` is ``asked`` (this player asked, the other has not answered),
+    ``invited`` (the other player asked) or ``starting`` (both agreed: the next match is being
+    dealt); a host that left for good, and a refused rematch message, are said. EMPTY for a
+    match with nobody on another page."""
     remote = seat.remote(now)
     name = remote.opponent if remote is not None and remote.opponent else t(
         lang, "status.opponent")
     away = remote is None or remote.state != "connected" or remote.host_away is not None
-    if seat.starting:
-        state, text = "starting", t(lang, "rematch.starting")
-    elif seat.asked is not None:
-        state, text = "asked", t(lang, "rematch.asked", name=name)
+    state = seat.rematch_state()
+    if state == "starting":
+        text = t(lang, "rematch.starting")
+    elif state == "asked":
+        text = t(lang, "rematch.asked", name=name)
         if away:
             text += " " + t(lang, "rematch.away")
-    elif seat.heard is not None and seat.may_rematch():
-        state, text = "invited", t(lang, "rematch.invited", name=name)
+    elif state == "invited":
+        text = t(lang, "rematch.invited", name=name)
     else:
-        state, text = None, ""
-    if isinstance(seat, FairGuest) and seat.host_away == "left" and not seat.starting:
+        text = ""
+    if remote is not None and remote.host_away == "left" and state != "starting":
         state, text = None, t(lang, "rematch.left", name=name)
     refused = seat.rematch_refused
     return join((

@@ -15,12 +15,15 @@ the score calculator, rematch series and the first-game guide.
   stands (webui/player/match_end.py), Play again (the same opponent and options; the series goes
   on), Replay and Statistics; on the guide's table its step (webui/features/guide.py).
 
-Online matches are recorded too (without their moves: the page never holds their seed). Their
-Play again asks the other page for a rematch in the same room (webui/online/seat.py
-`ask_rematch`; the match-end says who asked, ``[data-rematch]``); the seat counts the room's
-series (`series_of`) and carries the one both pages agreed on into the next match, which
-`continue_series` counts here, after a reload too. Browser-free: the file download is handed
-in (`Files`; webui/browser/player_page.py in the browser).
+What differs between kinds of match is asked of the seat (webui/match/seats/__init__.py
+`Seat`), never its class: its own panel (the guide's step), whether Play again is offered and
+who deals the rematch, the series its match-end shows, where a rematch stands. Online matches
+are recorded too (without their moves: the page never holds their seed). Their Play again asks
+the other page for a rematch in the same room (webui/online/seat.py `ask_rematch`; the
+match-end says who asked, ``[data-rematch]``); the seat counts the room's series (`series_of`)
+and carries the one both pages agreed on into the next match, which `continue_series` counts
+here, after a reload too. Browser-free: the file download is handed in (`Files`;
+webui/browser/player_page.py in the browser).
 """
 
 from __future__ import annotations
@@ -31,20 +34,19 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from webui.features.calculator import ACTIONS as CALC_ACTIONS
 from webui.features.calculator import Calculator, render_calculator
-from webui.features.guide import GuideMatch, is_guided, render_guide
+from webui.features.guide import GuideMatch, is_guided
 from webui.features.history import MatchRecord
 from webui.features.history_store import HistoryStore
 from webui.features.keeper import Keeper, utc_date
 from webui.features.replay import ACTIONS as REPLAY_ACTIONS
 from webui.features.replay import replay_doc, replay_of, replay_step
-from webui.features.series import Series
 from webui.features.stats import compute_stats
 from webui.features.stats_screen import notice_text, render_stats
 from webui.match.seats import MATCH_KEY, Seat, View
 from webui.match.seats.computer import BotMatch
 from webui.match.session import parse_save
+from webui.match.series import Series
 from webui.match.setup import form_name
-from webui.online.seat import FairSeat
 from webui.player.match_end import rematch_html, series_html
 from webui.screens.html import EMPTY, Markup, button, el, join
 from webui.text.player_text import t
@@ -83,7 +85,9 @@ class Players:
         self._shown: tuple[MatchRecord, int] | None = None  # the replay: record and step
         self._replay_back: str | None = None  # the screen the replay closes back to
         self._calc: Calculator | None = None
-        self._online: tuple[FairSeat, int] | None = None  # the online seat and match seen last
+        self._last: tuple[Seat, int] | None = None
+        """The seat that plays its rematches itself (online) seen last, and its match's
+        number."""
 
     def plug(self) -> None:
         """Plug the features into the controller, and take the guide back if the match it
@@ -184,24 +188,25 @@ class Players:
 
     def _guide_action(self, action: str) -> None:
         session = self.controller.session
-        if session is None or not isinstance(session.seat, GuideMatch):
+        if session is None:
             return
+        seat = session.seat
         if action == "guide-skip":
-            self.controller.end_match()  # the prepared deal is for the guide alone
-        else:
-            session.seat.closed = True
-            self.controller.play(session.seat)  # saved so, and shown without the panel
+            if seat.skip_guide():
+                self.controller.end_match()  # the prepared deal is for the guide alone
+        elif seat.close_guide():
+            self.controller.play(seat)  # saved so, and shown without the panel
 
     def _play_again(self) -> None:
         session = self.controller.session
         if session is None:
             return
         seat = session.seat
-        if isinstance(seat, FairSeat):  # online: ask the other page (or accept its request)
-            try:
-                seat.ask_rematch()
-            except ValueError as exc:
-                self._say(t(self.controller.lang, "rematch.cannot", reason=str(exc)))
+        try:
+            if seat.ask_rematch():  # online: the other page is asked (or its request accepted)
+                return
+        except ValueError as exc:
+            self._say(t(self.controller.lang, "rematch.cannot", reason=str(exc)))
             return
         self.screen = None
         self.controller.play(self.keeper.rematch(seat))
@@ -242,46 +247,42 @@ class Players:
     # -- the match's screens ---------------------------------------------------------------
 
     def part(self, view: View, seat: Seat, screen: str, lang: str) -> Markup:
-        """What these features add to a match's screen (the controller's `Part`)."""
+        """What these features add to a match's screen (the controller's `Part`): the seat's
+        own panel (the guide's step), and at the end of a match counted in the history its
+        results."""
         try:
-            if isinstance(seat, GuideMatch):
-                return render_guide(seat, lang) if screen == "turn" else EMPTY
-            return self._results(view, seat, lang) if screen == "match-end" else EMPTY
+            panel = seat.panel(screen, lang)
+            results = self._results(view, seat, lang) if (
+                screen == "match-end" and seat.in_history()) else EMPTY
+            return join((EMPTY if panel is None else panel, results))
         except Exception as exc:  # noqa: BLE001 - the match shows all the same
             self.controller.page.log(f"players: {exc!r}")
             return EMPTY
 
     def _results(self, view: View, seat: Seat, lang: str) -> Markup:
-        """The match-end's series, Play again, Replay and Statistics."""
-        kept = self.keeper.kept(seat)
+        """The match-end's series, where an online rematch stands, Play again, Replay and
+        Statistics."""
         series = self.series_of(seat)
         record = self.keeper.record(seat)
         self._take_history_notice()  # the history was read for it: anything set aside is said
-        online = seat if isinstance(seat, FairSeat) else None
-        again = (online.may_rematch() if online is not None else
-                 record is not None and seat.state_json() is not None)
         buttons = join((
             button("play-again", t(lang, "matchend.again"), css="btn primary big")
-            if again else EMPTY,
+            if seat.offers_play_again(record is not None) else EMPTY,
             button("replay", t(lang, "players.replay"))
             if record is not None and record.replay is not None else EMPTY,
             button("stats", t(lang, "players.stats")),
         ), " ")
-        counted = series is not None and (kept is not None and kept.record is not None or (
-            online is not None and bool(series.results)))
-        line = series_html(series, view["names"], lang) if series is not None and counted \
-            else EMPTY
-        rematch = EMPTY if online is None else rematch_html(
-            online, lang, self.controller.page.clock())
+        line = EMPTY if series is None else series_html(series, view["names"], lang)
+        rematch = rematch_html(seat, lang, self.controller.page.clock())
         return join((line, rematch, el("p", buttons, class_="more-actions")))
 
     def series_of(self, seat: Seat) -> Series | None:
-        """The series `seat`'s match belongs to (online, as the seat counts it once the
-        match ended: what its rematch request carries)."""
-        if isinstance(seat, FairSeat):
-            return seat.series()
+        """The series the match-end of `seat`'s match shows (`Seat.series_at_end`): the one
+        kept here once the match is recorded in it, or the one an online seat counts (what
+        its rematch request carries)."""
         kept = self.keeper.kept(seat)
-        return None if kept is None else kept.series
+        return seat.series_at_end(None if kept is None else kept.series,
+                                  kept is not None and kept.record is not None)
 
     def continue_series(self, seat: Seat, series: Series) -> None:
         """Count `seat`'s match (a rematch agreed with the other page, online) in `series`,
@@ -291,19 +292,19 @@ class Players:
     # -- listening -------------------------------------------------------------------------
 
     def _seen(self, view: View, seat: Seat) -> None:
-        """A view of a match, kept. An online seat's match seen for the first time counts in
-        the series its seat carries (a rematch's, also after a reload); a new match of the
-        same seat (a rematch) gets its own screen state, and its end is told again."""
-        if isinstance(seat, FairSeat):
-            if seat.starting:
-                return  # the match before still shows
-            last = self._online
-            if last is None or last != (seat, seat.match_no):
-                self._online = (seat, seat.match_no)
-                if seat.carried is not None:
-                    self.continue_series(seat, seat.carried)
-                if last is not None and last[0] is seat:
-                    self.controller.play(seat)
+        """A view of a match, kept. A match seen for the first time in a seat that plays its
+        rematches itself (online: `Seat.match_no`) counts in the series its seat carries (a
+        rematch's, also after a reload); a new match of the same seat (a rematch) gets its
+        own screen state, and its end is told again."""
+        if seat.starting:
+            return  # the match before still shows
+        number = seat.match_no
+        if number is not None and self._last != (seat, number):
+            last, self._last = self._last, (seat, number)
+            if seat.carried is not None:
+                self.continue_series(seat, seat.carried)
+            if last is not None and last[0] is seat:
+                self.controller.play(seat)
         self.keeper.seen(view, seat)
 
     def _ended(self, view: View, seat: Seat) -> None:

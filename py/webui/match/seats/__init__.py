@@ -20,7 +20,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Generator
-from typing import Any, ClassVar, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
+
+if TYPE_CHECKING:  # the boot imports this module: nothing more at run time
+    from webui.kernel.markup import Markup
+    from webui.match.series import Series
 
 View = dict[str, Any]
 Move = dict[str, Any]
@@ -171,6 +175,65 @@ class Seat:
         the same options (and level), dealt from `seed`, `first_player` starting. ValueError
         when the match can't be played again here (online, the pages agree on it instead)."""
         raise ValueError("this match can't be played again here")
+
+    # ---- playing again, and the series -----------------------------------------------------
+
+    match_no: int | None = None
+    """The number of the match this seat holds when its rematches are played in the seat
+    itself (online: counted up at each agreed rematch); None when a rematch is a new seat."""
+    carried: Series | None = None
+    """The series this seat's match continues, as agreed for a rematch in the seat itself
+    (online); None otherwise (a rematch dealt here carries its series through the keeper)."""
+    rematch_refused: Problem | None = None
+    """Why the other page's last rematch message was refused, if it was."""
+
+    @property
+    def starting(self) -> bool:
+        """Whether a rematch in this seat was agreed and its first deal is on its way (the
+        match before still shows meanwhile)."""
+        return False
+
+    def offers_play_again(self, recorded: bool) -> bool:
+        """Whether the match-end offers Play again now, `recorded` saying whether the match's
+        record is in the history: a match held here is played again here once recorded."""
+        return recorded and self.state_json() is not None
+
+    def ask_rematch(self) -> bool:
+        """The player asks to play again after this match ended: True if the other page was
+        asked (the next match begins in this seat once both pages agree), False if there is
+        nobody to ask (this device deals the rematch itself, `rematch_here`). ValueError, and
+        nothing changes, when a rematch can't be asked now."""
+        return False
+
+    def rematch_state(self) -> str | None:
+        """Where a rematch agreed with the other page stands: ``asked`` (this player asked, the
+        other has not answered), ``invited`` (the other player asked), ``starting`` (both
+        agreed: the next match is being dealt), or None (nothing asked, or nobody to ask)."""
+        return None
+
+    def series_at_end(self, kept: Series | None, recorded: bool) -> Series | None:
+        """The series the match-end shows, given the series the keeper keeps of this match
+        (`kept`) and whether the keeper recorded the match in it (`recorded`): `kept` once
+        recorded, else None. A seat that counts its own series (online) gives that instead."""
+        return kept if recorded else None
+
+    # ---- on the match's screens ------------------------------------------------------------
+
+    def panel(self, screen: str, lang: str) -> Markup | None:
+        """What the seat itself shows on its match's screen `screen` (``turn``,
+        ``match-end``, ...) in the language `lang`: the guide's step over the table; None:
+        nothing."""
+        return None
+
+    def skip_guide(self) -> bool:
+        """The player skips the guide: True if this match is the guide's (its prepared deal is
+        for the guide alone: the match is to end), False (nothing to skip) otherwise."""
+        return False
+
+    def close_guide(self) -> bool:
+        """The player puts the finished guide's panel away: True if this match is the guide's
+        (the seat changed: it is to be saved and shown again), False otherwise."""
+        return False
 
     # ---- a player this device thinks for ---------------------------------------------------
 

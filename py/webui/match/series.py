@@ -1,4 +1,6 @@
 """Rematch series: the score of the matches played in a row with the same opponent and options.
+It sits beside the seats (webui/match/seats/): a seat that plays its rematches itself (online)
+counts its own series and carries it into the next match.
 
 A `Series` is its key and each finished match's totals, by seat; its score (matches won by
 each seat, and drawn) follows from those alone, so two pages that saw the same match ends
