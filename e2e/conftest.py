@@ -8,6 +8,7 @@ and `browser` fixtures work as usual, with `base_url` set to the dev server.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
@@ -128,7 +129,9 @@ def dev_server(*options: str) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def lc_server() -> Iterator[Server]:
     """Build static/vendor, then run scripts/serve.py and its broker on free loopback ports."""
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True)
+    with open(ROOT / "static" / ".build.lock", "w") as lock:  # pytest-xdist's workers in turn
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True)
     broker_port = free_port()
     with dev_server("--broker-port", str(broker_port)) as url:
         _wait_http(f"http://127.0.0.1:{broker_port}/myapp")

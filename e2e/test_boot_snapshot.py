@@ -131,6 +131,17 @@ def play_a_round(page: Page, seed: int) -> None:
     bot.step()  # checks the breakdown and the totals
 
 
+def plays(page: Page) -> None:
+    """The match resumed (or a new one from the setup or a finished match) goes on for a few
+    turns by clicks: the page booted plays (a whole round is played after the first snapshot
+    boot)."""
+    if screen(page) == "match-end":
+        page.click('[data-action="new-match"]')
+    if screen(page) == "setup":
+        start_pass_and_play(page)
+    assert play_turns(page, turns=3) == "handoff"
+
+
 def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
     site: Path, open_player: Callable[[], Player]  # noqa: F811
 ) -> None:
@@ -156,12 +167,12 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
     player.context.set_offline(True)
     reboot(player, "snapshot")
     assert page.evaluate(WASM) == "http-cache"  # no network needed
-    play_a_round(page, seed=2)
+    plays(page)
     # A wasm in the HTTP cache that is not this version's copy is not used.
     page.evaluate(OTHER_WASM)
     reboot(player, "snapshot")
     assert page.evaluate(WASM) == "service-worker"
-    play_a_round(page, seed=6)
+    plays(page)
     assert player.page_errors == []
 
 
@@ -177,7 +188,7 @@ def test_a_damaged_older_or_failing_snapshot_is_dropped_and_the_page_boots_norma
         # A byte of it changed in storage.
         page.evaluate(REWRITE, "damaged")
         reboot(player, "normal")
-        play_a_round(page, seed=3)
+        plays(page)
         snapshot_kept(page)  # dropped, and made again once the page was idle
         # One recorded for another build: the worker drops it instead of answering it.
         page.evaluate(REWRITE, "older")
@@ -185,12 +196,12 @@ def test_a_damaged_older_or_failing_snapshot_is_dropped_and_the_page_boots_norma
         version = page.evaluate("() => window.lcPwa.version()")
         kept = page.evaluate(KEPT)
         assert kept is None or kept["meta"]["build"] == version  # or made again already
-        play_a_round(page, seed=4)
+        plays(page)
         assert snapshot_kept(page)["meta"]["build"] == version
         # One that fails to restore: dropped, and this version takes no other.
         page.evaluate(REWRITE, "not-an-image")
         reboot(player, "normal")
-        play_a_round(page, seed=5)
+        plays(page)
         page.wait_for_function(SNAPSHOT_SETTLED)
         assert page.evaluate(SNAPSHOT) == "refused" and page.evaluate(KEPT) is None
         reboot(player, "normal")
