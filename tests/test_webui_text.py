@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from webui.text.cards import card_name, parse_card, sort_hand
+from webui.text import player_text
 from webui.text.i18n import LANGUAGES, MESSAGES, RULES_SECTIONS, pick_language, t
 
 
@@ -20,6 +21,28 @@ def test_every_message_has_both_languages_with_the_same_placeholders() -> None:
     for key, (english, spanish) in MESSAGES.items():
         assert english.strip() and spanish.strip(), key
         assert _fields(english) == _fields(spanish), key
+
+
+def test_a_count_of_one_takes_the_singular_in_both_catalogues() -> None:
+    assert t("en", "zone.pile.size", count=1) == "1 card"
+    assert t("es", "zone.deck.count", count=1) == "queda 1"
+    assert t("en", "zone.pile.size", count=2) == "2 cards"
+    assert t("es", "zone.deck.count", count=0) == "quedan 0"
+    assert player_text.t("en", "history.imported", count=1) == "1 new match imported."
+    assert player_text.t("es", "history.imported", count=3) == "3 partidas nuevas importadas."
+    assert player_text.t("en", "zone.hand.count", name="Ana", count=1) == "Ana holds 1 card"
+
+
+@pytest.mark.parametrize("catalogue", [MESSAGES, player_text.MESSAGES])
+def test_every_count_in_a_plural_has_its_singular(catalogue: dict[str, tuple[str, str]]) -> None:
+    """A message that counts things in the plural ("{count} cards") has a ``.one`` form, and
+    every ``.one`` form belongs to a message."""
+    for key, (english, spanish) in catalogue.items():
+        if key.endswith(".one"):
+            assert key.removesuffix(".one") in catalogue, key
+            assert "count" not in _fields(english) | _fields(spanish), key
+        elif "count" in _fields(english):
+            assert f"{key}.one" in catalogue, key
 
 
 def test_rules_page_keys_exist_and_carry_the_credits() -> None:

@@ -124,6 +124,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Sube la apuesta de la expedición {colour}: tienes {count} cartas de ese color, "
         "que suman {worth}.",
     ),
+    "hint.why.handshake.one": (
+        "It raises the stake on the {colour} expedition: you hold 1 of its cards, worth {worth}.",
+        "Sube la apuesta de la expedición {colour}: tienes 1 carta de ese color, que vale "
+        "{worth}.",
+    ),
     "hint.why.start": (
         "It starts the {colour} expedition: you hold {count} of its cards, worth {worth}.",
         "Empieza la expedición {colour}: tienes {count} cartas de ese color, que suman {worth}.",
@@ -172,6 +177,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "card.back": ("Face-down card", "Carta boca abajo"),
     "zone.hand.mine": ("Your hand", "Tu mano"),
     "zone.hand.count": ("{name} holds {count} cards", "{name} tiene {count} cartas"),
+    "zone.hand.count.one": ("{name} holds 1 card", "{name} tiene 1 carta"),
     "zone.expeditions.mine": ("Your expeditions", "Tus expediciones"),
     "zone.expeditions.of": ("{name}'s expeditions", "Expediciones de {name}"),
     "zone.expedition": (
@@ -180,13 +186,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "zone.expedition.empty": ("not started", "sin empezar"),
     "zone.piles": ("Discard piles and deck", "Pilas de descarte y mazo"),
+    "hint.why.start.one": (
+        "It starts the {colour} expedition: you hold 1 of its cards, worth {worth}.",
+        "Empieza la expedición {colour}: tienes 1 carta de ese color, que vale {worth}.",
+    ),
     "zone.deck": ("Deck", "Mazo"),
     "zone.deck.count": ("{count} left", "quedan {count}"),
+    "zone.deck.count.one": ("1 left", "queda 1"),
     "zone.pile.size": ("{count} cards", "{count} cartas"),
+    "zone.pile.size.one": ("1 card", "1 carta"),
     "action.draw.deck": (
         "Draw from the deck, {count} left",
         "Robar del mazo, quedan {count}",
     ),
+    "action.draw.deck.one": ("Draw from the deck, 1 left", "Robar del mazo, queda 1"),
     "action.draw.pile": (
         "Draw from the {colour} discard pile",
         "Robar de la pila de descarte {colour}",
@@ -326,7 +339,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- skills -------------------------------------------------------------------------------
     "skills.heading": ("Skills", "Habilidades"),
     "skills.charges": ("{count} charges", "{count} cargas"),
+    "skills.charges.one": ("1 charge", "1 carga"),
     "skills.charges.of": ("{name}: {count} charges", "{name}: {count} cargas"),
+    "skills.charges.of.one": ("{name}: 1 charge", "{name}: 1 carga"),
     "skill.radio": ("Radio", "Radio"),
     "skill.radio.hint": (
         "1 charge: privately see the top two cards of the deck.",
@@ -796,8 +811,17 @@ def t(lang: str, key: str, **values: object) -> str:
     """The message `key` in `lang`, formatted with `values`.
 
     Raises KeyError for an unknown key (a bug, caught by the tests); an unknown language
-    falls back to English.
+    falls back to English. A ``count`` of 1 takes the key's ``.one`` form where it has one.
     """
-    english, spanish = MESSAGES[key]
+    return message(MESSAGES, lang, key, values)
+
+
+def message(messages: dict[str, tuple[str, str]], lang: str, key: str,
+            values: dict[str, object]) -> str:
+    """`key` of `messages` in `lang`, formatted with `values`: its ``.one`` form, when the
+    catalogue has one, for a ``count`` of 1 ("1 card", not "1 cards")."""
+    if values.get("count") == 1 and f"{key}.one" in messages:
+        key = f"{key}.one"
+    english, spanish = messages[key]
     text = spanish if lang == "es" else english
     return text.format(**values) if values else text

@@ -60,11 +60,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{count} damaged match records could not be read: they were set aside.",
         "No se pudieron leer {count} registros de partidas dañados: se han apartado.",
     ),
+    "history.notice.records-set-aside.one": (
+        "1 damaged match record could not be read: it was set aside.",
+        "No se pudo leer 1 registro de partida dañado: se ha apartado.",
+    ),
     "history.notice.history-set-aside": (
         "The saved history could not be read: it was set aside and a new one starts.",
         "No se pudo leer el historial guardado: se ha apartado y empieza uno nuevo.",
     ),
     "history.imported": ("{count} new matches imported.", "{count} partidas nuevas importadas."),
+    "history.imported.one": ("1 new match imported.", "1 partida nueva importada."),
     "history.import.bad": (
         "That file is not a Lost Cities history: nothing was imported.",
         "Ese archivo no es un historial de Lost Cities: no se ha importado nada.",
@@ -97,10 +102,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- series -----------------------------------------------------------------------------
     "series.label": ("Series", "Serie"),
     "series.drawn": ("{count} drawn", "{count} empatadas"),
+    "series.drawn.one": ("1 drawn", "1 empatada"),
     "series.abandoned": ("{count} abandoned", "{count} abandonadas"),
+    "series.abandoned.one": ("1 abandoned", "1 abandonada"),
     "series.after": ("Series: {first} {wins0} – {wins1} {second}.",
                      "Serie: {first} {wins0} – {wins1} {second}."),
     "series.matches": ("{count} matches", "{count} partidas"),
+    "series.matches.one": ("1 match", "1 partida"),
     "rematch.asked": (
         "Waiting for {name} to accept the rematch…",
         "Esperando a que {name} acepte la revancha…",
@@ -154,6 +162,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Replay the match of {date}", "Ver la repetición de la partida del {date}"),
     "history.more": (
         "{count} older matches are kept too.", "También se guardan {count} partidas más antiguas."),
+    "history.more.one": (
+        "1 older match is kept too.", "También se guarda 1 partida más antigua."),
     # -- the first-game guide ---------------------------------------------------------------
     "guide.count": ("Guide: step {step} of {steps}", "Guía: paso {step} de {steps}"),
     "guide.skip": ("Skip the guide", "Saltar la guía"),
@@ -231,6 +241,4 @@ def t(lang: str, key: str, **values: object) -> str:
     if neither has it."""
     if key not in MESSAGES:
         return i18n.t(lang, key, **values)
-    english, spanish = MESSAGES[key]
-    text = spanish if lang == "es" else english
-    return text.format(**values) if values else text
+    return i18n.message(MESSAGES, lang, key, values)
