@@ -16,7 +16,8 @@ from webui.online import control
 from webui.online.codes import GUEST_KEY, GUEST_SEAT, HOST_SEAT
 from webui.online.control import Control, ControlError
 from webui.online.liveness import RateLimit, State
-from webui.online.seat import TOKEN_RE, FairSeat, Transport, check_doc, checked, saved_str
+from webui.online.save import check_doc, checked, saved_str
+from webui.online.seat import TOKEN_RE, FairSeat, Transport
 
 
 class FairGuest(FairSeat):

@@ -19,7 +19,8 @@ from webui.online import control
 from webui.online.codes import GUEST_SEAT, HOST_KEY, HOST_SEAT
 from webui.online.control import ControlError, MatchSetup
 from webui.online.liveness import RateLimit, State
-from webui.online.seat import TOKEN_RE, FairSeat, Link, Transport, check_doc, checked, saved_str
+from webui.online.save import check_doc, checked, saved_str
+from webui.online.seat import TOKEN_RE, FairSeat, Link, Transport
 
 
 class FairHost(FairSeat):

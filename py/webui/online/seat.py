@@ -20,7 +20,8 @@ halts (`halt`, ``unsaved``): it sends nothing more, reads nothing more, hangs up
 So a page never answers one input twice: a page that dies between making an answer and saving
 it has sent nothing, and on reload makes it again, byte for byte, once the other page resends
 its input. A seat whose tab lost it to another tab halts the same way (``moved``) and writes
-nothing more either (webui/online/seatlock.py).
+nothing more either (webui/online/seatlock.py). What the save holds, and how one read back is
+checked, is webui/online/save.py's.
 
 While the match waits on a message the other page owes (`FairPeer.waiting`), the seat times
 its silence (webui/online/liveness.py `Owed`): after two minutes the player may end the match
@@ -30,9 +31,10 @@ A room's matches are numbered (``match``): a later match in the same room (a rem
 `FairPeer` begun by `_begin` with the next number, agreed over control messages. Once a match
 ended, each player may ask for a rematch (`ask_rematch`): the page saves the request, then
 sends ``rematch`` with its series (webui/match/series.py); once a page has both its own
-request and the other's, it checks that both series agree (`read_rematch`) and begins the next
-match: the same options and names, the player who did not start this match starting, the
-agreed series carried (`carried`, saved). A page's request goes out before its new match's
+request and the other's, it checks that both series agree and begins the next match: the same
+options and names, the player who did not start this match starting, the agreed series carried
+(`carried`, saved). The rematch's decisions are webui/online/rematch.py's; the seat holds its
+state and sends its messages. A page's request goes out before its new match's
 first message, so the other page always hears it first; a request is sent again on each new
 connection, and a page left behind at a rematch by a dropped connection is caught up at the
 hello and welcome (the page ahead sends its consent, then the new match).
@@ -43,12 +45,11 @@ text, the page's storage is handed in (`set_store`), and the group (`load`).
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, ClassVar, Final, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Protocol
 
 from lostcities import Move as LcMove, move_from_json, why_illegal
 from lostcities.errors import CorruptSave
@@ -58,14 +59,12 @@ from webui.kernel.setaside import Storage, set_aside
 from webui.match.seats import (
     Move, Problem, Refusal, Seat, View, problem, refusal_of, refused,
 )
-from webui.match.series import Series, read_rematch, rematch_payload, series_key
-from webui.online import control
-from webui.online.codes import HOST_SEAT, normalize_code
+from webui.match.series import Series
+from webui.online import control, rematch, save
+from webui.online.codes import normalize_code
 from webui.online.control import Control, ControlError, MatchSetup, check_name
 from webui.online.liveness import LOST, PING_EVERY, Liveness, Owed, RateLimit, State
 
-SAVE_FORMAT: Final = "lostcities-fair-room"
-SAVE_VERSION: Final = 1
 TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """A guest token: 16 to 64 URL-safe characters."""
 SECRET_BYTES: Final = 32
@@ -426,7 +425,7 @@ class FairSeat(Seat):
         self._send = None
         self.live.closed()
 
-    # ---- the rematch -----------------------------------------------------------------------
+    # ---- the rematch (its decisions: webui/online/rematch.py) --------------------------------
 
     @property
     def starting(self) -> bool:
@@ -435,21 +434,16 @@ class FairSeat(Seat):
         return self._ended_view is not None and self._current_view() is self._ended_view
 
     def series(self) -> Series | None:
-        """The room's series as this page counts it once this match ended: the matches
-        before it (`carried`) and this one; while the next match starts, the agreed one.
-        None before the end, or if a check stopped the match. A page that holds a later
-        match without its series (it lost its save and began again from the welcome) knows
-        none of it: its series is empty, and at the rematch it takes the host's."""
+        """The room's series as this page counts it once this match ended (`room_series`);
+        while the next match starts, the agreed one. None before the end, or if a check
+        stopped the match."""
         view, setup = self._current_view(), self.setup
         if self.starting:
             return self.carried
-        if view is None or setup is None or self.stopped or view.get("phase") != "match-end":
+        if self.stopped:
             return None
-        base = self.carried or Series(series_key(mode=self.mode, names=setup.names,
-                                                 options=setup.options, room=self.code))
-        if self.carried is None and self.match_no > 1:
-            return base
-        return base.with_result(len(base.results) + 1, view["totals"])
+        return rematch.room_series(view, setup, self.carried, self.match_no, mode=self.mode,
+                                   room=self.code)
 
     def series_at_end(self, kept: Series | None, recorded: bool) -> Series | None:
         """See `Seat.series_at_end`: the room's series as this page counts it (`series`),
@@ -504,28 +498,23 @@ class FairSeat(Seat):
         reason kept in `rematch_refused`), and nothing changes."""
         theirs, mine = message.series, self.series()
         assert theirs is not None
-        if message.match == self.match_no - 1 and self.carried is not None:
+        if rematch.repeated(message, self.match_no, self.carried):
             return  # its request for the match begun here, sent again: agreed already
-        if message.match != self.match_no or mine is None or self.starting:
-            self._refuse_rematch(
-                problem("rematch-mid-match") if mine is None else
-                problem("rematch-other-match", match=str(message.match),
-                        current=str(self.match_no)))
-        elif theirs.key != mine.key:
-            self._refuse_rematch(problem("rematch-other-series"))
+        why = rematch.refusal(message, self.match_no, mine, self.starting)
+        if why is not None:
+            self._refuse_rematch(why)
         else:
             self.heard, self.rematch_refused = theirs, None
             self._agree()
 
     def _agree(self) -> None:
-        """Once both pages asked: the series both agree on (`read_rematch`) is carried into
-        the next match, which begins; series that differ are refused (the other page's
+        """Once both pages asked: the series both agree on (`rematch.agreement`) is carried
+        into the next match, which begins; series that differ are refused (the other page's
         request is dropped, this page's stands)."""
         if self.asked is None or self.heard is None:
             return
         try:
-            agreed = read_rematch(rematch_payload(self.heard), self.asked,
-                                  sender_is_host=self.seat != HOST_SEAT)
+            agreed = rematch.agreement(self.heard, self.asked, self.seat)
         except ValueError as exc:
             self.heard = None
             self._refuse_rematch(problem("rematch-disagree", reason=str(exc)))
@@ -535,7 +524,7 @@ class FairSeat(Seat):
         self._ended_view = self._current_view()
         self.carried, self.asked, self.heard, self.rematch_refused = agreed, None, None, None
         self._cursor = 0  # the other page has nothing of the new match yet
-        self._begin(MatchSetup(setup.options, setup.names, 1 - peer.state.first_player),
+        self._begin(rematch.next_setup(setup, peer.state.first_player),
                     self.match_no + 1)  # saved before its first message is sent
         self._flush()
 
@@ -545,15 +534,10 @@ class FairSeat(Seat):
 
     def _consent(self, match: int) -> str | None:
         """What tells a page left behind after match `match` that this page agreed to the
-        rematch it asked for (this page's carried series), or None."""
-        if self.carried is None or match != self.match_no - 1:
-            return None
-        try:
-            return control.rematch(match, self.carried)
-        except ValueError:
-            return None
+        rematch it asked for (`rematch.consent`), or None."""
+        return rematch.consent(self.carried, match, self.match_no)
 
-    # ---- saving ----------------------------------------------------------------------------
+    # ---- saving (the document's format: webui/online/save.py) -------------------------------
 
     def set_store(self, storage: Storage) -> None:
         """Save into `storage` (under `save_key`) before sending anything of the match. (A
@@ -594,86 +578,19 @@ class FairSeat(Seat):
         return self._text() if self.keeps_save() else None
 
     def _text(self) -> str:
-        if self.peer is None:
-            return json.dumps(self.to_json())
-        head = json.dumps(self._head())
-        return head[:-1] + ', "peer": ' + self.peer.save_text() + "}"
+        return save.room_text(self._head(), self.peer, self._saved_peer)
 
     def _head(self) -> dict[str, Any]:
-        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "role": self.role,
-                "code": self.code, "name": self.name, "match": self.match_no,
-                "setup": None if self.setup is None else self.setup.to_json(),
-                "series": None if self.carried is None else self.carried.to_json(),
-                "asked": None if self.asked is None else self.asked.to_json(),
-                **self._role_json()}
+        return save.head(role=self.role, code=self.code, name=self.name, match_no=self.match_no,
+                         setup=self.setup, carried=self.carried, asked=self.asked,
+                         extra=self._role_json())
 
     def _role_json(self) -> dict[str, Any]:
         return {}
 
     def _restore_common(self, doc: dict[str, Any]) -> None:
-        """The shared part of a save (`from_json`); CorruptSave saying what is wrong."""
-        match_no, setup, peer = doc.get("match"), doc.get("setup"), doc.get("peer")
-        if isinstance(match_no, bool) or not isinstance(match_no, int) \
-                or not 0 <= match_no <= control.MAX_MATCHES:
-            raise CorruptSave("saved room: bad match number")
-        try:
-            self.setup = None if setup is None else MatchSetup.from_json(setup)
-        except ControlError as exc:
-            raise CorruptSave(f"saved room: {exc}") from None
-        if (peer is None) != (match_no == 0) or (peer is None) != (self.setup is None):
-            raise CorruptSave("saved room: the match, its number and its setup disagree")
-        if peer is not None:
-            if not isinstance(peer, dict) or peer.get("seat") != self.seat:
-                raise CorruptSave("saved room: the match is not this seat's")
-            assert self.setup is not None
-            if (peer.get("options"), peer.get("names"), peer.get("first_player")) != (
-                    self.setup.options.to_json(), list(self.setup.names),
-                    self.setup.first_player):
-                raise CorruptSave("saved room: the match is not the room's")
-        self.match_no, self._saved_peer = match_no, peer
-        self.carried = self._saved_series(doc.get("series"), "series")
-        self.asked = self._saved_series(doc.get("asked"), "rematch request")
-
-    def _saved_series(self, data: object, what: str) -> Series | None:
-        """A series a save holds, of this room's match; CorruptSave if it is not one."""
-        if data is None:
-            return None
-        series = checked(lambda: Series.from_json(data), what)
-        setup = self.setup
-        if setup is None or series.key != series_key(
-                mode=self.mode, names=setup.names, options=setup.options, room=self.code):
-            raise CorruptSave(f"saved room: the {what} is not this room's")
-        if len(series.results) > min(self.match_no, control.MAX_SERIES_RESULTS):
-            raise CorruptSave(f"saved room: the {what} holds more matches than the room")
-        return series
-
-
-def check_doc(doc: object, role: str) -> dict[str, Any]:
-    """`doc` if it is a saved room of a `role` (``host``, ``guest``) of this format and
-    version; CorruptSave otherwise."""
-    if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
-        raise CorruptSave("not a saved online room")
-    if doc.get("version") != SAVE_VERSION:
-        raise CorruptSave(f"unsupported online room version {doc.get('version')!r}")
-    if doc.get("role") != role:
-        raise CorruptSave(f"not a saved room of a {role}")
-    return doc
-
-
-T = TypeVar("T")
-
-
-def checked(make: Callable[[], T], what: str) -> T:
-    """`make()`, what a save holds checked (its ValueError becomes CorruptSave)."""
-    try:
-        return make()
-    except ValueError as exc:
-        raise CorruptSave(f"saved room: bad {what} ({exc})") from None
-
-
-def saved_str(data: dict[str, Any], key: str) -> str:
-    """The text a save holds under `key`; CorruptSave if it is not one."""
-    value = data.get(key)
-    if not isinstance(value, str):
-        raise CorruptSave(f"saved room: bad {key}")
-    return value
+        """The shared part of a save (`from_json`, `save.read_common`); CorruptSave saying
+        what is wrong."""
+        common = save.read_common(doc, seat=self.seat, mode=self.mode, code=self.code)
+        self.match_no, self.setup, self._saved_peer = common.match_no, common.setup, common.peer
+        self.carried, self.asked = common.carried, common.asked
