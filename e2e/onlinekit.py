@@ -41,6 +41,12 @@ SETTLED = """() => { const badge = document.querySelector('[data-sync]');
   return badge !== null && !badge.hasAttribute('data-waiting'); }"""
 """The match is on the screen and waits on nothing from the other page."""
 
+STUCK = """() => ({screen: document.body.dataset.screen, sync: %s,
+  buttons: [...document.querySelectorAll('#app button')].map((b) =>
+    `${b.dataset.action}${b.disabled ? ' (disabled)' : ''}`).join(', '),
+  text: document.querySelector('#screen')?.innerText.slice(0, 600)})""" % SYNC
+"""What a page shows, said when no page may move before the match's end."""
+
 
 # ---- into a room ----------------------------------------------------------------------------
 
@@ -171,6 +177,10 @@ class Chooser:
             if TURN_ACTIONS & set(by):
                 found.append((page, screen, by))
         assert len(found) <= 1, "both pages may move"
+        if not found:  # the match is over on both screens, or a page is stuck: say which
+            ends = [page.evaluate("document.body.dataset.screen") for page in self.pages]
+            assert set(ends) == {"match-end"}, [
+                page.evaluate(STUCK) for page in self.pages]
         return found[0] if found else None
 
     def _wanted(self, kind: str, by: dict[str, list[dict[str, str]]], odds: float) -> bool:
