@@ -126,6 +126,12 @@ def dev_server(*options: str) -> Iterator[str]:
         _stop(proc)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow first: pytest-xdist's two workers then share them from the start
+    and end together, instead of one worker taking a long test last while the other waits."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session")
 def lc_server() -> Iterator[Server]:
     """Build static/vendor, then run scripts/serve.py and its broker on free loopback ports."""

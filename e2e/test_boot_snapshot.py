@@ -15,6 +15,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page
 
 from conftest import wait_ready
@@ -142,6 +143,7 @@ def plays(page: Page) -> None:
     assert play_turns(page, turns=3) == "handoff"
 
 
+@pytest.mark.slow
 def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
     site: Path, open_player: Callable[[], Player]  # noqa: F811
 ) -> None:
@@ -176,6 +178,7 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
     assert player.page_errors == []
 
 
+@pytest.mark.slow
 def test_a_damaged_older_or_failing_snapshot_is_dropped_and_the_page_boots_normally(
     site: Path, open_player: Callable[[], Player]  # noqa: F811
 ) -> None:
@@ -208,6 +211,7 @@ def test_a_damaged_older_or_failing_snapshot_is_dropped_and_the_page_boots_norma
     assert player.page_errors == []
 
 
+@pytest.mark.slow
 def test_a_new_deploy_starts_without_the_old_snapshot_and_keeps_the_saved_match(
     site: Path, open_player: Callable[[], Player]  # noqa: F811
 ) -> None:

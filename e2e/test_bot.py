@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable
 
 from conftest import AppPage, wait_ready
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, ViewportSize
 
@@ -158,6 +159,7 @@ def human_turn_step(page: Page, state: dict[str, object]) -> None:
         page.locator('#app [data-action="draw"][data-source="deck"]:not([disabled])').click()
 
 
+@pytest.mark.slow
 def test_a_match_against_the_hard_computer(open_app: Callable[..., AppPage]) -> None:
     def setup(page: Page) -> None:
         page.set_viewport_size(TALL)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page
 
 from conftest import ROOT, AppPage, wait_ready
@@ -32,6 +33,7 @@ KEEP = "([key, bytes]) => window.lcPwa.keepBytecode(key, new Uint8Array(bytes))"
 OTHER_KEY = {"runtime": "0.27.0", "stdlib": "0123456789abcdef", "app": "0123456789abcdef"}
 
 
+@pytest.mark.slow
 def test_the_next_boot_runs_on_the_bytecode_the_first_one_compiled(
     site: Path, open_player: Callable[[], Player]  # noqa: F811
 ) -> None:

@@ -19,6 +19,7 @@ from onlinekit import (
     ALL_OPTIONS, Chooser, Record, create_room, join_room, recorded, saved_text, sync_of,
     wait_connection, wait_synced,
 )
+import pytest
 from playwright.sync_api import Page
 
 from webui.online.codes import GUEST_KEY, HOST_KEY
@@ -42,6 +43,7 @@ def reload_mid_round(page: Page, other: Page, chooser: Chooser) -> None:
     chooser.mark = mark
 
 
+@pytest.mark.slow
 def test_a_whole_fair_match_with_every_option_leaks_nothing_and_survives_reloads(
         open_app: Callable[..., AppPage]) -> None:
     records = {"host": Record(), "guest": Record()}

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from conftest import AppPage, wait_ready
 from onlinekit import Chooser, create_room, join_room, saved_text, wait_connection, wait_synced
+import pytest
 from playwright.sync_api import Page
 
 from webui.online.codes import GUEST_KEY, HOST_KEY
@@ -47,6 +48,7 @@ def wins(matches: list[list[int]]) -> list[int]:
     return [sum(1 for m in matches if m[p] > m[1 - p]) for p in (0, 1)]
 
 
+@pytest.mark.slow
 def test_an_online_rematch_keeps_the_room_and_both_screens_count_the_same_series(
         open_app: Callable[..., AppPage]) -> None:
     host, guest = open_app(), open_app()

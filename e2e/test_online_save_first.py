@@ -17,6 +17,7 @@ from conftest import AppPage, wait_ready
 from onlinekit import (
     Chooser, Record, click, create_room, join_room, recorded, wait_synced,
 )
+import pytest
 from playwright.sync_api import Page
 from test_online import CHANNEL
 
@@ -51,6 +52,7 @@ def guest_page(page: Page) -> None:
     page.add_init_script(FAIL_ONCE)
 
 
+@pytest.mark.slow
 def test_a_page_whose_answer_was_not_saved_sends_nothing_then_answers_once_on_reopening(
         open_app: Callable[..., AppPage]) -> None:
     heard = Record()

@@ -147,6 +147,7 @@ def open_profile(browser_type: BrowserType, browser_type_launch_args: dict[str, 
         context.close()
 
 
+@pytest.mark.slow
 def test_stats_of_a_match_survive_a_reload_an_offline_boot_and_a_move_by_file(
     site: Path,  # noqa: F811 (the fixture imported above)
     open_profile: Callable[[dict[str, Any]], tuple[BrowserContext, Page, list[str]]],
@@ -203,6 +204,7 @@ def test_stats_of_a_match_survive_a_reload_an_offline_boot_and_a_move_by_file(
     assert other.page_errors == []
 
 
+@pytest.mark.slow
 def test_a_replay_steps_through_every_move_to_the_match_end_scores(
         open_app: Callable[..., AppPage]) -> None:
     app = open_app(setup=lambda page: page.emulate_media(reduced_motion="reduce"))
@@ -241,6 +243,7 @@ def test_a_replay_steps_through_every_move_to_the_match_end_scores(
     assert app.page_errors == []
 
 
+@pytest.mark.slow
 def test_the_guide_is_completed_by_clicks_and_can_be_skipped(
         open_app: Callable[..., AppPage]) -> None:
     app = open_app(setup=lambda page: page.emulate_media(reduced_motion="reduce"))

@@ -179,6 +179,7 @@ def play_turns(page: Page, turns: int | None = None) -> str:
     raise AssertionError("the round never ended")
 
 
+@pytest.mark.slow
 def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
     site: Path, open_player: Callable[[], Player]
 ) -> None:
@@ -288,6 +289,7 @@ def offered(page: Page) -> bool:
     return page.locator('[data-action="update"]').count() > 0
 
 
+@pytest.mark.slow
 def test_a_new_deploy_is_offered_between_games_only_and_keeps_the_saved_match(
     site: Path, open_player: Callable[[], Player]
 ) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import AppPage, wait_ready
+import pytest
 from playwright.sync_api import Page, Route
 from test_trimmed_runtime import PLUGIN_CHUNKS
 
@@ -242,6 +243,7 @@ def play_whole_match(app: AppPage, options: tuple[str, ...], seed: int, tag: str
     return bot
 
 
+@pytest.mark.slow
 def test_a_whole_match_with_every_option_on_a_first_visit(
         open_app: Callable[..., AppPage]) -> None:
     """Also: the trimmed runtime (e2e/test_trimmed_runtime.py) carries all a match needs."""
