@@ -133,6 +133,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "It starts the {colour} expedition: you hold {count} of its cards, worth {worth}.",
         "Empieza la expedición {colour}: tienes {count} cartas de ese color, que suman {worth}.",
     ),
+    "hint.why.start.one": (
+        "It starts the {colour} expedition: you hold 1 of its cards, worth {worth}.",
+        "Empieza la expedición {colour}: tienes 1 carta de ese color, que vale {worth}.",
+    ),
     "hint.why.continue": (
         "It continues your {colour} expedition.",
         "Continúa tu expedición {colour}.",
@@ -186,10 +190,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "zone.expedition.empty": ("not started", "sin empezar"),
     "zone.piles": ("Discard piles and deck", "Pilas de descarte y mazo"),
-    "hint.why.start.one": (
-        "It starts the {colour} expedition: you hold 1 of its cards, worth {worth}.",
-        "Empieza la expedición {colour}: tienes 1 carta de ese color, que vale {worth}.",
-    ),
     "zone.deck": ("Deck", "Mazo"),
     "zone.deck.count": ("{count} left", "quedan {count}"),
     "zone.deck.count.one": ("1 left", "queda 1"),
