@@ -342,6 +342,26 @@ def test_the_guide_is_completed_by_its_own_moves_and_refuses_others() -> None:
     assert HISTORY_KEY not in storage.items  # the guide's match is not recorded
 
 
+def test_a_guide_save_with_bad_progress_is_set_aside_not_played_unguided() -> None:
+    storage = MemoryStorage()
+    controller, _ = with_players(storage)
+    controller.click("guide", {})
+    page_of(controller).paint()
+    good = storage.items[MATCH_KEY]
+    doc = json.loads(good)
+    doc["match"]["guide"]["step"] = len(STEPS) + 1
+    storage.setItem(MATCH_KEY, json.dumps(doc))
+    controller, _ = with_players(storage)  # a reload
+    assert controller.session is None and page_of(controller).shown.screen == "setup"
+    assert "bad guide progress" in page_of(controller).shown.banners
+    assert MATCH_KEY not in storage.items  # set aside, kept under its own key
+    assert [v for k, v in storage.items.items() if k.startswith(MATCH_KEY + ".set-aside.")] \
+        == [json.dumps(doc)]
+    storage.setItem(MATCH_KEY, good)
+    controller, _ = with_players(storage)  # the good save resumes guided
+    assert isinstance(controller.session.seat, GuideMatch)  # type: ignore[union-attr]
+
+
 def test_the_guide_can_be_skipped() -> None:
     storage = MemoryStorage()
     controller, _ = with_players(storage)

@@ -28,6 +28,7 @@ from lostcities.scenario import position
 
 from webui.match.seats import Move, Refusal, Steps, refused
 from webui.match.seats.computer import BotMatch
+from webui.match.session import register_saved_kind
 from webui.screens.html import EMPTY, Markup, button, el
 from webui.text.player_text import t
 
@@ -195,3 +196,6 @@ def render_guide(seat: GuideMatch, lang: str) -> Markup:
               class_="guide", data_guide="step", data_step=seat.step, data_steps=steps,
               data_move=json.dumps(step.move, separators=(",", ":")), role="status",
               aria_live="polite")
+
+
+register_saved_kind(is_guided, GuideMatch.from_json)

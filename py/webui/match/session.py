@@ -11,6 +11,7 @@ seat, the seat's own document.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Final
 
 from lostcities.protocol import ProtocolError, decode_json
@@ -22,6 +23,29 @@ from webui.match.seats.local import LocalMatch
 
 SAVE_APP = "lostcities-webui"
 SAVE_VERSION = 1
+
+SavedKind = tuple[Callable[[object], bool], Callable[[object], Seat]]
+"""How to recognise a kind of saved match document, and how to load it."""
+SAVED_KINDS: list[SavedKind] = [(is_bot_match, BotMatch.from_json)]
+"""The kinds of match a save may hold besides pass and play, tried in turn, the latest
+registered first."""
+
+
+def register_saved_kind(recognise: Callable[[object], bool],
+                        load: Callable[[object], Seat]) -> None:
+    """Let `Session.from_save_text` resume a further kind of seat (a feature's, such as the
+    guide's): `recognise(match)` says whether a saved match document is of that kind, and
+    `load(match)` builds its seat (ValueError on a bad document)."""
+    SAVED_KINDS.insert(0, (recognise, load))
+
+
+def load_saved_match(match: object) -> Seat:
+    """The seat a saved match document holds, by the first kind that recognises it (pass and
+    play otherwise); ValueError on a bad document."""
+    load = next((load for recognise, load in SAVED_KINDS if recognise(match)),
+                LocalMatch.from_json)
+    return load(match)
+
 
 MOVE_ACTIONS = ("play", "discard", "draw", "undo", "radio", "airlift", "sabotage",
                 "pick-job", "next-round")
@@ -145,6 +169,4 @@ class Session:
             raise ValueError("not a saved match of this app")
         if doc.get("version") != SAVE_VERSION:
             raise ValueError(f"save version {doc.get('version')!r} is not supported")
-        match = doc.get("match")
-        seat = BotMatch.from_json(match) if is_bot_match(match) else LocalMatch.from_json(match)
-        return cls(seat, UiState.from_json(doc.get("ui")))
+        return cls(load_saved_match(doc.get("match")), UiState.from_json(doc.get("ui")))

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from webui.features.calculator import ACTIONS as CALC_ACTIONS
 from webui.features.calculator import Calculator, render_calculator
-from webui.features.guide import GuideMatch, is_guided
+from webui.features.guide import GuideMatch
 from webui.features.history import MatchRecord
 from webui.features.history_store import HistoryStore
 from webui.features.keeper import Keeper, utc_date
@@ -42,9 +42,7 @@ from webui.features.replay import ACTIONS as REPLAY_ACTIONS
 from webui.features.replay import replay_doc, replay_of, replay_step
 from webui.features.stats import compute_stats
 from webui.features.stats_screen import notice_text, render_stats
-from webui.match.seats import MATCH_KEY, Seat, View
-from webui.match.seats.computer import BotMatch
-from webui.match.session import parse_save
+from webui.match.seats import Seat, View
 from webui.match.series import Series
 from webui.match.setup import form_name
 from webui.player.match_end import rematch_html, series_html
@@ -90,15 +88,13 @@ class Players:
         number."""
 
     def plug(self) -> None:
-        """Plug the features into the controller, and take the guide back if the match it
-        resumed is the guide's."""
+        """Plug the features into the controller."""
         controller = self.controller
         controller.plug(self)
         controller.on_view(self._seen)
         controller.on_match_end(self._ended)
         controller.on_abandoned(self._abandoned)
         controller.add_part(self.part)
-        self._resume_guide()
 
     # -- the controller's Screen -----------------------------------------------------------
 
@@ -333,16 +329,3 @@ class Players:
 
     def _say(self, text: str) -> None:
         self.controller.notice = text
-
-    def _resume_guide(self) -> None:
-        """The match resumed at boot is the guide's: it goes on guided."""
-        session = self.controller.session
-        if session is None or type(session.seat) is not BotMatch:
-            return
-        text = self.controller.storage.getItem(MATCH_KEY)
-        try:
-            match = parse_save(text).get("match") if isinstance(text, str) else None
-            if is_guided(match):
-                self.controller.play(GuideMatch.from_json(match))
-        except (ValueError, AttributeError) as exc:  # it plays on as a plain match
-            self.controller.page.log(f"guide: {exc!r}")
