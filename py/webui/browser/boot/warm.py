@@ -38,7 +38,7 @@ def _stdlib_zip() -> str:
 
 def _app_zip() -> str:
     """The app's zip this boot imports from (boot/pyodide-early.mjs writes it)."""
-    return str(webui.__loader__.archive)  # type: ignore[attr-defined]
+    return str(webui.__loader__.archive)  # type: ignore[union-attr]
 
 
 def boot_key(stdlib: bytes) -> dict[str, str]:

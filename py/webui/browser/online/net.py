@@ -191,8 +191,12 @@ class HostNet:
 
         conn.on("open", cb(opened))
         conn.on("data", cb(data))
-        conn.on("close", cb(lambda *_: self.host and self.host.closed(link)))
-        conn.on("error", cb(lambda *_: self.host and self.host.closed(link)))
+        def closed(*_: Any) -> None:
+            if self.host is not None:
+                self.host.closed(link)
+
+        conn.on("close", cb(closed))
+        conn.on("error", cb(closed))
 
     def close(self, delay: float = 0.0) -> None:
         """Leave the broker and drop the guest (e.g. the player leaves the room), after
@@ -333,9 +337,13 @@ class GuestNet:
             self._dropped(conn)
             conn.close()
 
-    def close(self) -> None:
-        """Hang up for good (leaving the room, or a refusal that redialling cannot fix)."""
+    def close(self, delay: float = 0.0) -> None:
+        """Hang up for good (leaving the room, or a refusal that redialling cannot fix), after
+        `delay` seconds (so that a last message just sent still goes out)."""
         self._closed = True
+        if delay:
+            self._callbacks.later(delay, self.close)
+            return
         if self._conn is not None:
             self._conn.close()
         self._peer.destroy()

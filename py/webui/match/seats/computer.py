@@ -123,10 +123,7 @@ class BotMatch(Seat):
         if not isinstance(data, dict):
             raise ValueError("the match is not an object")
         state = lostcities.state_from_json(data.get("state"))
-        seed, moves = data.get("seed"), data.get("bot_moves")
-        for name, value in (("seed", seed), ("bot_moves", moves)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"bad {name}")
+        seed, moves = (_count(data.get(name), name) for name in ("seed", "bot_moves"))
         level = data.get("opponent")
         if level not in LEVEL_NAMES:
             raise ValueError(f"bad opponent {level!r}")
@@ -134,6 +131,13 @@ class BotMatch(Seat):
         if seat not in (0, 1) or isinstance(seat, bool):
             raise ValueError("bad seat")
         return cls(state, level, seat, seed, moves)
+
+
+def _count(value: object, name: str) -> int:
+    """`value` if it is a whole number from 0; ValueError naming `name` otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"bad {name}")
+    return value
 
 
 def is_bot_match(data: object) -> bool:
