@@ -163,3 +163,14 @@ def test_names_are_escaped_in_the_replay() -> None:
     html = replay_doc(sneaky, 3, "en")
     assert "<img src=x" not in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html and "Ben &amp; Co" in html
+
+
+def test_the_computers_stored_name_is_worded_in_the_language_shown() -> None:
+    record = dataclasses.replace(record_of(play_match(Options(rounds=1), 361)),
+                                 names=("Ana", "Computer (hard)"))
+    spanish = replay_doc(record, 4, "es")
+    assert "Ordenador (difícil)" in spanish and "Computer (hard)" not in spanish
+    assert "Computer (hard)" in replay_doc(record, 4, "en")
+    state = lc.new_match(Options(rounds=1), seed=5, names=("Ordenador (fácil)", "Ben"))
+    table = render_screen(lc.view(state, 0), UiState(handoff=False), "en")
+    assert "Computer (easy)" in table and "Ordenador" not in table and "Ben" in table

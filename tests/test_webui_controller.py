@@ -54,6 +54,29 @@ def test_a_match_is_saved_after_the_paint_and_resumes_after_a_reload() -> None:
     assert page_of(again).shown.doc == page.shown.doc
 
 
+@pytest.mark.parametrize("lang, heading, played, drew", [
+    ("en", "The last turn", "Ana played", "Ana drew"),
+    ("es", "El último turno", "Ana jugó", "Ana robó"),
+])
+def test_the_hand_off_screen_tells_the_whole_last_turn(lang: str, heading: str, played: str,
+                                                      drew: str) -> None:
+    controller = booted(MemoryStorage())
+    controller.lang = lang
+    controller.click("start", {})
+    assert "section class=\"last\"" not in page_of(controller).shown.doc  # nothing yet
+    controller.click("ready", {})
+    view = controller.session.view()  # type: ignore[union-attr]
+    play = next(m for m in view["legal_moves"] if m["type"] == "play")
+    click_move(controller, play)
+    click_move(controller, {"type": "draw", "source": "deck"})
+    page = page_of(controller)
+    assert page.shown.screen == "handoff"
+    last = page.shown.doc.split('class="last"')[1].split("</section>")[0]
+    assert heading in last and last.count("<li>") == 2
+    assert last.index(played) < last.index(drew)
+    assert "Ben" not in last  # only the turn just played
+
+
 def test_a_save_that_cannot_be_loaded_is_set_aside_with_a_notice() -> None:
     storage = MemoryStorage()
     storage.setItem(MATCH_KEY, '{"app": "lostcities-webui"')

@@ -31,7 +31,7 @@ from webui.features.history import MatchRecord
 from webui.kernel.regions import parse, plain
 from webui.kernel.uistate import UiState
 from webui.screens.html import Markup, button, card_span, el, join
-from webui.screens.match import log_line, render_doc, screen_name
+from webui.screens.match import log_line, render_doc, screen_name, worded_names
 from webui.screens.table import top_bar
 from webui.text.player_text import t
 
@@ -152,8 +152,8 @@ def replay_step(record: MatchRecord, action: str, data: Mapping[str, str], step:
     raise ValueError(f"not a replay action: {action!r}")
 
 
-def _hands(replay: ReplaySteps, step: int, lang: str) -> Markup:
-    names = replay.record.names
+def _hands(replay: ReplaySteps, step: int, view: View, lang: str) -> Markup:
+    names = view["names"]
     rows = join(
         el("li", el("b", names[p]), " ",
            join(card_span(c, lang, "chip") for c in hand) or t(lang, "replay.hand.empty"),
@@ -206,7 +206,7 @@ def replay_doc(record: MatchRecord, step: int, lang: str) -> Markup:
     can't be replayed (`replay_of`)."""
     replay = replay_of(record)
     step = max(0, min(step, replay.steps))
-    view = replay.view(step)
-    return el("div", _controls(replay, step, view, lang), _hands(replay, step, lang),
+    view = worded_names(replay.view(step), lang)
+    return el("div", _controls(replay, step, view, lang), _hands(replay, step, view, lang),
               el("div", Markup(_table(view, lang)), class_="replay-table"),
               class_="replay")

@@ -43,7 +43,7 @@ from webui.match.setup import parse_setup
 from webui.match.thinking import run_sliced
 from webui.screens import update_offer
 from webui.screens.html import EMPTY, Markup, button, confirm, el, join, region
-from webui.screens.match import render_doc, render_rules, screen_name
+from webui.screens.match import render_doc, render_rules, screen_name, worded_names
 from webui.screens.online import status_bar, sync_mark
 from webui.screens.table import Extras
 from webui.text.i18n import LANG_KEY, t
@@ -537,7 +537,8 @@ class MatchController:
 
     def _match_doc(self, session: Session, remote: Remote | None) -> tuple[str, str]:
         """(screen name, keyed HTML) of the match; an online one under its connection badge."""
-        lang, view, ui = self.lang, session.view(), session.ui
+        lang, ui = self.lang, session.ui
+        view = worded_names(session.view(), lang)
         name = screen_name(view, ui)
         who = self.thinking()
         thinking = None if who is None else t(lang, "bot.thinking", name=view["names"][who])

@@ -15,7 +15,7 @@ from webui.kernel.uistate import UiState
 from webui.screens.html import EMPTY, Markup, button, card_span, el, icon, join, region
 from webui.screens.table import Extras, mixup_announcement, mixup_line, render_table, top_bar
 from webui.text.cards import card_name, colour_name
-from webui.text.i18n import RULES_SECTIONS, t
+from webui.text.i18n import RULES_SECTIONS, t, worded_name
 from webui.text.moves import has_type, is_legal
 
 View = dict[str, Any]
@@ -98,14 +98,29 @@ def _jobs_reveal(view: View, lang: str) -> Markup:
     return el("section", el("h2", t(lang, "jobs.reveal")), el("ul", items), class_="reveal")
 
 
+def last_turn(view: View) -> list[dict[str, Any]]:
+    """The log's last turn: the trailing events of the player who moved last (a play or
+    discard and its draw, with any undo or skill between), or the last event alone when no
+    player made it (a new round)."""
+    events = [e for e in (view.get("log") or []) if isinstance(e, dict)]
+    if not events:
+        return []
+    player = events[-1].get("player")
+    start = len(events) - 1
+    while player in (0, 1) and start > 0 and events[start - 1].get("player") == player:
+        start -= 1
+    return events[start:]
+
+
 def render_handoff(view: View, ui: UiState, lang: str) -> Markup:
     """The hand-off screen: both hands hidden until the next player taps Ready."""
     to_act = view.get("to_act")
     name = view["names"][to_act] if to_act is not None else ""
-    events = [e for e in (view.get("log") or []) if isinstance(e, dict)]
+    turn = last_turn(view)
     last = EMPTY
-    if events:
-        last = el("p", t(lang, "handoff.last", event=log_line(view, events[-1], lang)),
+    if turn:
+        last = el("section", el("h2", t(lang, "handoff.last")),
+                  el("ul", join(el("li", log_line(view, event, lang)) for event in turn)),
                   class_="last")
     reveal = (_jobs_reveal(view, lang) if to_act is not None and to_act not in ui.jobs_seen
               else EMPTY)
@@ -266,8 +281,15 @@ def render_rules(lang: str) -> Markup:
         button("rules-close", t(lang, "rules.close"), css="btn primary"), class_="rules-page")
 
 
+def worded_names(view: View, lang: str) -> View:
+    """`view` with its players' names as shown in `lang` (`worded_name`)."""
+    names = [worded_name(str(n), lang) for n in view.get("names") or []]
+    return view if names == view.get("names") else {**view, "names": names}
+
+
 def render_doc(view: View, ui: UiState, lang: str, extras: Extras = Extras()) -> Markup:
     """The screen `screen_name(view, ui)` names, with its regions marked (regions.py)."""
+    view = worded_names(view, lang)
     name = screen_name(view, ui)
     if name == "round-end":
         return render_round_end(view, lang, extras.log_open)

@@ -302,7 +302,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "handoff.ready": ("Ready", "Listo"),
     "handoff.ready.label": ("{name} is ready: show the hand", "{name} está listo: mostrar la mano"),
-    "handoff.last": ("Last move: {event}", "Última jugada: {event}"),
+    "handoff.last": ("The last turn", "El último turno"),
     # -- jobs ---------------------------------------------------------------------------------
     "jobs.heading": ("{name}, pick your job", "{name}, elige tu oficio"),
     "jobs.hint": (
@@ -814,6 +814,15 @@ def t(lang: str, key: str, **values: object) -> str:
     falls back to English. A ``count`` of 1 takes the key's ``.one`` form where it has one.
     """
     return message(MESSAGES, lang, key, values)
+
+
+def worded_name(name: str, lang: str) -> str:
+    """A player's name as shown in `lang`: the computer's, stored in the language its match
+    began in ("Computer (hard)"), in `lang`'s words; any other name as it is."""
+    for key in ("bot.name.easy", "bot.name.medium", "bot.name.hard"):
+        if name in MESSAGES[key]:
+            return t(lang, key)
+    return name
 
 
 def message(messages: dict[str, tuple[str, str]], lang: str, key: str,
