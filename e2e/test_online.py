@@ -215,7 +215,7 @@ def test_host_closed_then_back_then_gone_for_good(online_match: Match) -> None:
     wait_connection("connected", host, guest)
     guest.wait_for_selector("[data-host-away]", state="detached")
     mark = online_match.play(2)
-    host.click('.online-status [data-action="leave-room"]')
+    host.click('[data-action="abandon"]')
     host.click('[role="alertdialog"] [data-action="leave-room"]')
     guest.wait_for_selector('[data-host-away="left"]')
     assert "left the room for good" in guest.inner_text(".online-status")
@@ -228,7 +228,8 @@ def test_host_closed_then_back_then_gone_for_good(online_match: Match) -> None:
 def test_leaving_a_match_being_played_asks_first(online_match: Match) -> None:
     guest = online_match.guest.page
     mark = online_match.play(2)
-    guest.click('.online-status [data-action="leave-room"]')
+    assert guest.locator('.online-status [data-action="leave-room"]').count() == 0
+    guest.click('[data-action="abandon"]')
     guest.click('[role="alertdialog"] [data-action="stay"]')
     assert guest.locator('[role="alertdialog"]').count() == 0
     assert sync_of(guest) == mark and saved_text(guest, GUEST_KEY)

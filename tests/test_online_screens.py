@@ -70,9 +70,17 @@ def test_guest_waiting_and_status_bar_escape_what_players_type() -> None:
 
 
 def test_leaving_a_match_asks_first() -> None:
-    tags = Tags(status_bar("es", "connected", "Ana", "K7P2QX", confirm_leave=True))
+    tags = Tags(status_bar("es", "connected", "Ana", "K7P2QX", confirm_leave=True,
+                           playing=True))
     assert tags.find(role="alertdialog")
-    assert len(tags.find(data_action="leave-room")) == 2 and tags.find(data_action="stay")
+    assert len(tags.find(data_action="leave-room")) == 1 and tags.find(data_action="stay")
+
+
+def test_one_way_out_of_an_online_match() -> None:
+    playing = Tags(status_bar("en", "connected", "Ana", "K7P2QX", playing=True))
+    assert not playing.find(data_action="leave-room")  # the table's Abandon is the way out
+    over = Tags(status_bar("en", "connected", "Ana", "K7P2QX", playing=False))
+    assert len(over.find(data_action="leave-room")) == 1
 
 
 def test_sync_mark_names_round_phase_events_and_player_to_act() -> None:

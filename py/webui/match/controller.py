@@ -550,7 +550,8 @@ class MatchController:
         self._shown_badge = _badge(remote)
         bar = status_bar(lang, remote.state, remote.opponent, remote.code, sync_mark(view),
                          remote.error, remote.reload, self.confirm, remote.host_away,
-                         remote.waiting, remote.silent, remote.offer_end, remote.halted)
+                         remote.waiting, remote.silent, remote.offer_end, remote.halted,
+                         session.seat.match_on())
         return name, region("online-bar", el("div", bar, class_="online-bar")) + doc
 
     def _banners(self, screen: str, asking: bool) -> Markup:

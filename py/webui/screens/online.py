@@ -186,21 +186,23 @@ def status_bar(lang: str, state: str, opponent: str | None, code: str, sync: str
                error: dict[str, Any] | None = None, reload: dict[str, Any] | None = None,
                confirm_leave: bool = False, host_away: str | None = None,
                waiting: bool = False, silent: float | None = None, offer_end: bool = False,
-               halted: str | None = None) -> Markup:
+               halted: str | None = None, playing: bool = False) -> Markup:
     """The connection badge over the table: ``data-connection`` is the opponent's state,
     ``data-sync`` the `sync_mark` of the view shown, ``data-waiting`` is there while the match
     waits on the other page's messages, with the clock of its silence (``data-silent``) and,
     after two minutes, the question whether to end the match as abandoned
     (``[data-offer]``); for a guest whose host is gone, ``data-host-away`` says how
     (``closed``: the host's game is closed, ``left``: for good); ``data-halted`` is there once
-    this page stopped relaying (``unsaved``, ``moved``), with the notice saying why."""
+    this page stopped relaying (``unsaved``, ``moved``), with the notice saying why. While
+    the match is `playing`, the table's Abandon is the one way out (its question shows here);
+    once there is nothing left to play, Leave room is."""
     name = opponent or t(lang, "status.opponent")
     key = f"status.host.{host_away}" if host_away else f"status.{state}"
     parts = [el(
         "div", _DOT, el("span", t(lang, key, name=name), class_="online-state"),
         _owed(lang, name, silent),
         el("span", t(lang, "status.room", code=code), class_="online-room"),
-        button("leave-room", t(lang, "status.leave"), css="btn small"),
+        EMPTY if playing else button("leave-room", t(lang, "status.leave"), css="btn small"),
         class_=f"online-status {state}", data_connection=state, data_sync=sync,
         data_host_away=host_away, data_waiting="true" if waiting else None,
         data_halted=halted, role="status")]
