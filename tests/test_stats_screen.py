@@ -115,6 +115,19 @@ def test_bigger_margins_draw_taller_bars() -> None:
     assert margins_chart((), "en") == ""
 
 
+def test_each_bar_says_its_value_beside_an_axis_of_the_largest_margin() -> None:
+    margins = tuple(Margin(str(i), "2026-12-01T00:00:00Z", "easy", m, "won" if m > 0 else
+                           "lost" if m < 0 else "drawn") for i, m in enumerate([12, -45, 0]))
+    page = Page(margins_chart(margins, "en"))
+    values = page.find("text", data_value=None)
+    assert [text for _, _, text in values] == ["+12", "−45", "0"]
+    bars = page.find("rect")
+    for (_, bar, _), (_, value, _) in zip(bars, values):  # over a win, under a loss
+        top, height, y = float(bar["y"] or ""), float(bar["height"] or ""), float(value["y"] or "")
+        assert (y < top) if int(bar["data-margin"] or "") >= 0 else (y > top + height)
+    assert [text for _, _, text in page.find("text", data_tick=None)] == ["+45", "0", "−45"]
+
+
 def test_no_matches_yet() -> None:
     page = Page(render_stats(compute_stats([]), "en"))
     assert {text for _, _, text in page.find(data_stat=None, data_opponent=None)} == {"0"}

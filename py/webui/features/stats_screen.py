@@ -19,7 +19,10 @@ from webui.screens.html import EMPTY, Markup, button, card_span, el, join, void
 from webui.text.cards import colour_name
 from webui.text.player_text import t
 
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 120, 6
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 300, 140, 16
+"""The chart's box (its viewBox), and the room above and below the bars for their values."""
+AXIS_WIDTH = 34
+"""The room left of the bars for the axis and its labels."""
 MATCHES_LISTED = 30
 
 
@@ -92,28 +95,40 @@ def _margin_text(margin: Margin, lang: str) -> str:
 
 def margins_chart(margins: tuple[Margin, ...], lang: str) -> Markup:
     """An inline SVG bar chart of the margins (oldest left; wins up, losses down), each bar
-    with its own title; EMPTY when there are none."""
+    with its value and its own title, beside an axis marked at the largest margin, 0 and its
+    negative; EMPTY when there are none."""
     if not margins:
         return EMPTY
-    slot = CHART_WIDTH / len(margins)
+    slot = (CHART_WIDTH - AXIS_WIDTH) / len(margins)
     middle = CHART_HEIGHT / 2
-    scale = (middle - CHART_PAD) / max(1, max(abs(m.margin) for m in margins))
-    bars = []
+    top_margin = max(1, max(abs(m.margin) for m in margins))
+    scale = (middle - CHART_PAD) / top_margin
+    marks = []
     for i, margin in enumerate(margins):
         size = max(abs(margin.margin) * scale, 1.0)
         top = middle - size if margin.margin > 0 else middle if margin.margin < 0 else (
             middle - size / 2)
-        bars.append(el("rect", el("title", _margin_text(margin, lang)),
-                       x=f"{i * slot + slot * 0.15:.1f}", y=f"{top:.1f}",
-                       width=f"{slot * 0.7:.1f}", height=f"{size:.1f}",
-                       class_=f"bar {margin.result}", data_margin=margin.margin))
+        x = AXIS_WIDTH + i * slot
+        marks.append(el("rect", el("title", _margin_text(margin, lang)),
+                        x=f"{x + slot * 0.15:.1f}", y=f"{top:.1f}",
+                        width=f"{slot * 0.7:.1f}", height=f"{size:.1f}",
+                        class_=f"bar {margin.result}", data_margin=margin.margin))
+        under = margin.margin < 0
+        marks.append(el("text", _signed(margin.margin), x=f"{x + slot / 2:.1f}",
+                        y=f"{top + size + 11 if under else top - 3:.1f}", class_="value",
+                        text_anchor="middle", data_value=margin.margin, aria_hidden="true"))
+    axis = [el("line", x1=AXIS_WIDTH, y1=CHART_PAD, x2=AXIS_WIDTH,
+               y2=CHART_HEIGHT - CHART_PAD, class_="axis"),
+            el("line", x1=AXIS_WIDTH, y1=f"{middle:.1f}", x2=CHART_WIDTH, y2=f"{middle:.1f}",
+               class_="zero")]
+    for value, y in ((top_margin, CHART_PAD), (0, middle), (-top_margin, CHART_HEIGHT - CHART_PAD)):
+        axis.append(el("text", _signed(value), x=AXIS_WIDTH - 4, y=f"{y + 4:.1f}", class_="tick",
+                       text_anchor="end", data_tick=value, aria_hidden="true"))
     label = t(lang, "stats.margins.label",
               list="; ".join(_margin_text(m, lang) for m in margins))
-    zero = el("line", x1=0, y1=f"{middle:.1f}", x2=CHART_WIDTH, y2=f"{middle:.1f}",
-              class_="zero")
-    return el("svg", el("title", label), zero, *bars, viewBox=f"0 0 {CHART_WIDTH} {CHART_HEIGHT}",
-              role="img", aria_label=label, class_="margins-chart", data_chart="margins",
-              preserveAspectRatio="none")
+    return el("svg", el("title", label), *axis, *marks,
+              viewBox=f"0 0 {CHART_WIDTH} {CHART_HEIGHT}", role="img", aria_label=label,
+              class_="margins-chart", data_chart="margins")
 
 
 def _file_part(lang: str) -> Markup:
