@@ -18,8 +18,9 @@ from webui.features.replay import replay_doc, replay_of, replay_step
 from webui.kernel.uistate import UiState
 from webui.screens.match import render_screen
 
-ALLOWED_ACTIONS = {"replay-prev", "replay-next", "replay-round", "replay-close", "rules", "lang",
-                   "new-match"}
+ALLOWED_ACTIONS = {"replay-prev", "replay-next", "replay-turn-prev", "replay-turn-next",
+                   "replay-round", "replay-round-end", "replay-play", "replay-close", "rules",
+                   "lang", "new-match"}
 
 
 def _totals_shown(html: str) -> list[str]:
@@ -174,3 +175,33 @@ def test_the_computers_stored_name_is_worded_in_the_language_shown() -> None:
     state = lc.new_match(Options(rounds=1), seed=5, names=("Ordenador (fácil)", "Ben"))
     table = render_screen(lc.view(state, 0), UiState(handoff=False), "en")
     assert "Computer (easy)" in table and "Ordenador" not in table and "Ben" in table
+
+
+def test_a_turn_at_a_time_and_each_rounds_end() -> None:
+    record = record_of(play_match(Options(rounds=2, skills=True), 370))
+    replay = replay_of(record)
+    stops = replay.turn_stops()
+    assert stops[0] == 0 and stops[-1] == replay.steps
+    for before, after in zip(stops, stops[1:]):  # each turn is one player's, whole
+        assert len({replay.movers[k] for k in range(before + 1, after + 1)}) == 1
+        assert after == replay.steps or replay.movers[after + 1] != replay.movers[after]
+    step, visited = 0, [0]
+    while step < replay.steps:
+        step = replay_step(record, "replay-turn-next", {}, step)
+        visited.append(step)
+    assert tuple(visited) == stops
+    assert replay_step(record, "replay-turn-prev", {}, stops[3] + 1) == stops[3]
+    assert replay_step(record, "replay-turn-prev", {}, 0) == 0
+    assert any(replay.movers[k] is not None and k - prev >= 2
+               for prev, k in zip(stops, stops[1:]))  # a play and its draw in one turn
+    ends = replay.round_ends()
+    assert len(ends) == 2 and ends[-1] == replay.steps
+    for number, end in enumerate(ends, start=1):
+        assert replay_step(record, "replay-round-end", {"round": str(number)}, 0) == end
+        assert replay.states[end].phase in ("round-end", "match-end")
+    page = Page(replay_doc(record, ends[0], "es"))
+    (end_button,) = [a for _, a, _ in page.find("button", data_action="replay-round-end")
+                     if a.get("aria-current") == "step"]
+    assert end_button["data-round"] == "1" and end_button["aria-label"] == "Final de la ronda 1"
+    with pytest.raises(ValueError):
+        replay_step(record, "replay-round-end", {"round": "3"}, 0)

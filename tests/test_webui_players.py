@@ -5,6 +5,8 @@ stood in for)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import json
 from html import unescape
 from typing import Any
@@ -211,6 +213,40 @@ def test_a_match_of_several_rounds_replays_across_a_reload_between_rounds() -> N
         assert 0 < int(bar[1]["data-step"] or "") < steps
         controller.click("replay-close", {})
         assert page_of(controller).shown.screen == "match-end"
+
+    run(scenario)
+
+
+def test_a_replay_plays_itself_turn_by_turn_until_paused_or_at_its_end() -> None:
+    storage = MemoryStorage()
+
+    async def scenario() -> None:
+        controller, players = with_players(storage)
+        players.tempo = 0.0
+        controller.click("start", {})
+        await play_to_the_end(controller)
+        controller.click("replay", {})
+        bar = lambda: shown(controller).find(data_replay_step=None)[0][1]  # noqa: E731
+        controller.click("replay-speed", {"value": "warp"})
+        assert "not a replay speed" in (controller.notice or "")
+        controller.click("dismiss-notice", {})
+        controller.click("replay-speed", {"value": "fast"})
+        controller.click("replay-play", {})
+        (auto,) = shown(controller).find(data_autoplay="fast")
+        assert shown(controller).find("button", data_action="replay-pause")
+        await until(lambda: int(bar()["data-step"] or "") > 0)
+        controller.click("replay-pause", {})
+        paused = bar()["data-step"]
+        assert not shown(controller).find(data_autoplay="fast")
+        for _ in range(5):  # a turn already on its way shows nothing
+            await asyncio.sleep(0)
+        assert bar()["data-step"] == paused
+        controller.click("replay-play", {})
+        await until(lambda: bar()["data-step"] == bar()["data-steps"])
+        (play,) = shown(controller).find("button", data_action="replay-play")
+        assert "disabled" in play[1]  # at its end it stops by itself
+        controller.click("replay-turn-prev", {})
+        assert int(bar()["data-step"] or "") < int(bar()["data-steps"] or "")
 
     run(scenario)
 

@@ -2,7 +2,8 @@
 
 - A field changed on the screen (``#screen [data-field]``) becomes an action like a click:
   the calculator's (``calc-sixth``: ``true``/``false``, ``calc-job``, ``calc-mixup``: the
-  value chosen) with ``{"value": ...}``, and the history file picked
+  value chosen) and the replay's ``replay-speed`` with ``{"value": ...}``, and the history
+  file picked
   (``input[data-field="import-stats"]``) as ``import-stats`` with ``{"text": ...}`` once read
   (an empty text for a file larger than the history's limit or one that can't be read).
 - On the replay screen the Left and Right arrow keys press Previous and Next.
@@ -30,7 +31,7 @@ document.addEventListener("change", (event) => {
     if (!file) return;
     if (file.size > LIMIT) { callback(name, ""); return; }
     file.text().then((text) => callback(name, text), () => callback(name, ""));
-  } else if (name.startsWith("calc-")) {
+  } else if (name.startsWith("calc-") || name === "replay-speed") {
     callback(name, field.type === "checkbox" ? String(field.checked) : field.value);
   }
 });

@@ -7,12 +7,15 @@ replays, so nothing of a live match can show. Step k is the state after k moves.
 shown as this device's player's view of it, with no move offered, plus both hands (the match
 is over, so nothing is secret any more).
 
-`replay_doc(record, step, lang)` is the screen (``body[data-screen="replay"]``):
-``[data-replay-step]`` with ``data-step`` / ``data-steps``, ``[data-action="replay-prev"]`` and
-``[data-action="replay-next"]`` (disabled at the ends), ``[data-action="replay-round"]`` with
-``data-round`` and ``data-step``, ``[data-action="replay-close"]``, ``[data-replay-hand]``
-per player; then the table of that step (webui.screens.match.render_doc) without its Abandon button
-(the last step is the match-end screen, whose Play again the page handles as there).
+`replay_doc(record, step, lang, speed)` is the screen (``body[data-screen="replay"]``):
+``[data-replay-step]`` with ``data-step`` / ``data-steps``; ``[data-action="replay-prev"]``
+and ``replay-next`` (disabled at the ends), a turn at a time (a play and its draw) with
+``replay-turn-prev`` and ``replay-turn-next``; ``replay-round`` and ``replay-round-end`` with
+``data-round`` and ``data-step`` (a round's start, and its scores); autoplay with
+``replay-play`` / ``replay-pause`` and the ``[data-field="replay-speed"]`` select
+(``[data-autoplay]`` holds the speed while it plays); ``replay-close``; ``[data-replay-hand]``
+per player; then the table of that step (webui.screens.match.render_doc) without its Abandon
+button (the last step is the match-end screen, whose Play again the page handles as there).
 `replay_step(record, action, data, step)` is the step a click leads to.
 """
 
@@ -36,7 +39,10 @@ from webui.screens.table import top_bar
 from webui.text.player_text import t
 
 View = dict[str, Any]
-ACTIONS = ("replay-prev", "replay-next", "replay-round")
+ACTIONS = ("replay-prev", "replay-next", "replay-turn-prev", "replay-turn-next", "replay-round",
+           "replay-round-end")
+SPEEDS: dict[str, float] = {"slow": 2.0, "normal": 1.0, "fast": 0.5}
+"""Autoplay's speeds: the seconds each turn shows."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,18 @@ class ReplaySteps:
             if self.states[k].round != self.states[k - 1].round:
                 starts.append(k)
         return tuple(starts)
+
+    def turn_stops(self) -> tuple[int, ...]:
+        """The steps that end a turn (a play or discard with its draw, skills between): the
+        next move is another player's, or a new round's, or there is none; step 0 too."""
+        movers = self.movers
+        return (0, *(k for k in range(1, len(movers))
+                     if k == len(movers) - 1 or movers[k + 1] != movers[k]))
+
+    def round_ends(self) -> tuple[int, ...]:
+        """The step at which each round ends (its scores shown)."""
+        return tuple(k for k, state in enumerate(self.states)
+                     if state.phase in ("round-end", "match-end"))
 
     def view(self, step: int) -> View:
         """This device's player's view of step `step`, with no move offered."""
@@ -143,12 +161,16 @@ def replay_step(record: MatchRecord, action: str, data: Mapping[str, str], step:
         return max(step - 1, 0)
     if action == "replay-next":
         return min(step + 1, replay.steps)
-    if action == "replay-round":
-        starts = replay.round_starts()
+    if action == "replay-turn-prev":
+        return max((k for k in replay.turn_stops() if k < step), default=0)
+    if action == "replay-turn-next":
+        return min((k for k in replay.turn_stops() if k > step), default=replay.steps)
+    if action in ("replay-round", "replay-round-end"):
+        stops = replay.round_starts() if action == "replay-round" else replay.round_ends()
         raw = data.get("round", "")
-        if not raw.isdigit() or not 1 <= int(raw) <= len(starts):
+        if not raw.isdigit() or not 1 <= int(raw) <= len(stops):
             raise ValueError(f"no round {raw!r} to go to")
-        return starts[int(raw) - 1]
+        return stops[int(raw) - 1]
     raise ValueError(f"not a replay action: {action!r}")
 
 
@@ -163,27 +185,45 @@ def _hands(replay: ReplaySteps, step: int, view: View, lang: str) -> Markup:
               class_="replay-hands", data_replay_hands=True)
 
 
-def _controls(replay: ReplaySteps, step: int, view: View, lang: str) -> Markup:
+def _controls(replay: ReplaySteps, step: int, view: View, lang: str,
+              speed: str | None) -> Markup:
     steps = replay.steps
     event = replay.event(step)
     said = log_line(view, event, lang) if event else t(lang, "replay.dealt")
-    starts = replay.round_starts()
     current = replay.states[step].round
     rounds = join(
-        el("button", t(lang, "replay.round", round=r), type="button", class_="btn small",
-           data_action="replay-round", data_round=r, data_step=start,
-           aria_current="step" if r == current else None)
-        for r, start in enumerate(starts, start=1))
+        el("span",
+           el("button", t(lang, "replay.round", round=r), type="button", class_="btn small",
+              data_action="replay-round", data_round=r, data_step=start,
+              aria_current="step" if r == current else None),
+           el("button", t(lang, "replay.round.end"), type="button", class_="btn small ghost",
+              data_action="replay-round-end", data_round=r, data_step=end,
+              aria_label=t(lang, "replay.round.end.label", round=r),
+              aria_current="step" if step == end else None),
+           class_="replay-round")
+        for r, (start, end) in enumerate(zip(replay.round_starts(), replay.round_ends()),
+                                         start=1))
+    at_end = step >= steps
+    play = (button("replay-pause", "⏸ " + t(lang, "replay.pause"), css="btn small primary")
+            if speed else button("replay-play", "▶ " + t(lang, "replay.play"),
+                                 css="btn small primary", disabled=at_end))
+    speeds = el("select", join(
+        el("option", t(lang, f"replay.speed.{name}"), value=name,
+           selected=name == (speed or "normal"))
+        for name in SPEEDS), data_field="replay-speed", aria_label=t(lang, "replay.speed"))
     return el(
         "section",
         el("h1", t(lang, "replay.heading"), tabindex="-1"),
         el("p", el("b", t(lang, "replay.step", step=step, steps=steps)), " ", said,
-           role="status", aria_live="polite", class_="replay-said"),
-        el("p", button("replay-prev", "← " + t(lang, "replay.prev"), disabled=step <= 0),
-           " ",
-           button("replay-next", t(lang, "replay.next") + " →", disabled=step >= steps,
+           role="status", aria_live="off" if speed else "polite", class_="replay-said"),
+        el("p",
+           button("replay-turn-prev", "« " + t(lang, "replay.turn.prev"), disabled=step <= 0),
+           button("replay-prev", "← " + t(lang, "replay.prev"), disabled=step <= 0),
+           button("replay-next", t(lang, "replay.next") + " →", disabled=at_end),
+           button("replay-turn-next", t(lang, "replay.turn.next") + " »", disabled=at_end,
                   css="btn primary"),
            class_="replay-moves"),
+        el("p", play, " ", speeds, class_="replay-auto", data_autoplay=speed),
         el("nav", rounds, aria_label=t(lang, "replay.rounds"), class_="replay-rounds"),
         button("replay-close", t(lang, "replay.close"), css="btn small ghost"),
         class_="replay-bar", data_replay_step=True, data_step=step, data_steps=steps)
@@ -201,12 +241,14 @@ def _table(view: View, lang: str) -> str:
     return plain(doc[:bar.outer[0]]) + plain(top_bar(shown, lang)) + plain(doc[bar.outer[1]:])
 
 
-def replay_doc(record: MatchRecord, step: int, lang: str) -> Markup:
-    """The replay screen at `step` (clamped to the match's moves); ValueError if the record
-    can't be replayed (`replay_of`)."""
+def replay_doc(record: MatchRecord, step: int, lang: str, speed: str | None = None) -> Markup:
+    """The replay screen at `step` (clamped to the match's moves), playing by itself at
+    `speed` (a `SPEEDS` name) or not (None); ValueError if the record can't be replayed
+    (`replay_of`)."""
     replay = replay_of(record)
     step = max(0, min(step, replay.steps))
     view = worded_names(replay.view(step), lang)
-    return el("div", _controls(replay, step, view, lang), _hands(replay, step, view, lang),
+    return el("div", _controls(replay, step, view, lang, speed),
+              _hands(replay, step, view, lang),
               el("div", Markup(_table(view, lang)), class_="replay-table"),
               class_="replay")

@@ -421,7 +421,7 @@ class MatchController:
         session = self.session
         if session is None or self._thinking is not None or session.seat.to_think() is None:
             return
-        self._thinking = self._spawn(self._think(session))
+        self._thinking = self.spawn(self._think(session))
 
     async def _think(self, session: Session) -> None:
         """Play the computer's moves, thinking in time slices, until it is not to move."""
@@ -458,7 +458,7 @@ class MatchController:
         if not can_hint(view) or (self.hint is not None and self.hint["view"] == view):
             return  # not this player's turn, or already shown or being worked out
         self.hint = {"view": view, "move": None}
-        self._spawn(self._work_out_hint(session, view))
+        self.spawn(self._work_out_hint(session, view))
 
     async def _work_out_hint(self, session: Session, view: View) -> None:
         try:
@@ -592,7 +592,8 @@ class MatchController:
         self.notice = t(self.lang, "notice.unshown", reason=f"{type(exc).__name__}: {exc}")
         return True
 
-    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Future[None]:
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Future[None]:
+        """Run `coroutine` on the page's event loop, kept until it is done."""
         task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -24,7 +24,6 @@ handed in (`LobbyBrowser`, webui/online/lobby_browser.py), so it runs natively t
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -88,7 +87,6 @@ class OnlineLobby:
         self._libraries_loaded = False
         """Whether PeerJS and the QR code library have run (static/config.js loads them)."""
         self._opening: RoomNet | None = None
-        self._tasks: set[asyncio.Future[Any]] = set()
         self.guard = SeatGuard(browser.locks(), self.controller.render)
         """This tab's hold on the seat it runs (one tab per seat)."""
         page.on_window("online", self._network_changed)
@@ -106,7 +104,7 @@ class OnlineLobby:
                 return False
             self.open_lobby(parse_setup(values, self.controller.lang))
         elif action == "create-room" and self.phase == "lobby":
-            self._spawn(self._create_room())
+            self.controller.spawn(self._create_room())
         elif action == "join-room" and self.phase == "lobby":
             self._join(self._field("room-code"), self._field("guest-name"))
         elif action == "take-over" and self.phase == "tab":
@@ -167,7 +165,7 @@ class OnlineLobby:
         self.lobby_code = code
         if setup is not None and not self.lobby_name:
             self.lobby_name = setup.names[0]
-        self._spawn(self._probe_broker())
+        self.controller.spawn(self._probe_broker())
 
     def resume(self, local_match: bool = False) -> bool:
         """At boot: open a join link (``?room=CODE``: the saved seat of that room, else the
@@ -295,7 +293,7 @@ class OnlineLobby:
         self.controller.storage.removeItem(GUEST_KEY)
         self.controller.play(host)
         if net is None:
-            self._spawn(self._reopen_room(host))
+            self.controller.spawn(self._reopen_room(host))
         else:
             net.host = host
             host.attach(net)
@@ -362,7 +360,7 @@ class OnlineLobby:
         self._prepare(guest)
         self.controller.storage.removeItem(HOST_KEY)
         self.controller.play(guest)
-        self._spawn(self._dial(guest))
+        self.controller.spawn(self._dial(guest))
 
     async def _dial(self, guest: FairGuest) -> None:
         config = await self._get_config()
@@ -485,7 +483,7 @@ class OnlineLobby:
 
     def _network_changed(self) -> None:
         if self.phase == "lobby":
-            self._spawn(self._probe_broker())
+            self.controller.spawn(self._probe_broker())
             self.controller.render()
 
     def _hang_up(self) -> None:
@@ -494,8 +492,3 @@ class OnlineLobby:
         if self._opening is not None:
             self._opening.close()
             self._opening = None
-
-    def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)

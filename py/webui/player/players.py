@@ -28,6 +28,8 @@ webui/browser/player_page.py in the browser).
 
 from __future__ import annotations
 
+import asyncio
+
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol
@@ -39,7 +41,7 @@ from webui.features.history import MatchRecord
 from webui.features.history_store import HistoryStore
 from webui.features.keeper import Keeper, utc_date
 from webui.features.replay import ACTIONS as REPLAY_ACTIONS
-from webui.features.replay import replay_doc, replay_of, replay_step
+from webui.features.replay import SPEEDS, replay_doc, replay_of, replay_step
 from webui.features.stats import compute_stats
 from webui.features.stats_screen import notice_text, render_stats
 from webui.match.seats import Seat, View
@@ -54,6 +56,7 @@ if TYPE_CHECKING:
 
 CALC_KEY: Final = "lostcities.calculator"
 """Where the calculator's cards and options are kept between visits."""
+AUTOPLAY_ACTIONS: Final = ("replay-play", "replay-pause", "replay-speed")
 ESCAPE_CLOSES: Final = {"stats": "stats-close", "replay": "replay-close",
                          "calculator": "calc-close"}
 """The screens the Escape key closes, and the click that closes each."""
@@ -82,6 +85,13 @@ class Players:
         """What the Stats screen says at its top (how an import went)."""
         self._shown: tuple[MatchRecord, int] | None = None  # the replay: record and step
         self._replay_back: str | None = None  # the screen the replay closes back to
+        self._speed = "normal"  # the replay's autoplay speed (a SPEEDS name)
+        self._autoplay: int | None = None
+        """While the replay plays by itself, the number of this run of it (a turn shown by
+        a run that has since been paused does nothing)."""
+        self._runs = 0
+        self.tempo = 1.0
+        """Multiplies the seconds autoplay shows each turn (0: no waiting)."""
         self._calc: Calculator | None = None
         self._last: tuple[Seat, int] | None = None
         """The seat that plays its rematches itself (online) seen last, and its match's
@@ -117,7 +127,8 @@ class Players:
         elif self.screen == "stats" and action in ("stats-close", "export-stats",
                                                    "import-stats"):
             self._stats_action(action, data)
-        elif self.screen == "replay" and action in (*REPLAY_ACTIONS, "replay-close"):
+        elif self.screen == "replay" and action in (*REPLAY_ACTIONS, *AUTOPLAY_ACTIONS,
+                                                    "replay-close"):
             self._replay_action(action, data)
         elif self.screen == "calculator" and action in (*CALC_ACTIONS, "calc-close"):
             self._calc_action(action, data)
@@ -137,14 +148,15 @@ class Players:
             return "stats", doc
         if self.screen == "replay" and self._shown is not None:
             record, step = self._shown
-            return "replay", replay_doc(record, step, lang)
+            speed = None if self._autoplay is None else self._speed
+            return "replay", replay_doc(record, step, lang, speed)
         if self.screen == "calculator":
             return "calculator", render_calculator(self._calculator(), lang)
         return None
 
     def close(self) -> None:
         """Close the screen shown (it could not be rendered)."""
-        self.screen, self._shown = None, None
+        self.screen, self._shown, self._autoplay = None, None, None
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -224,11 +236,40 @@ class Players:
             self.message = t(lang, "history.imported", count=added)
 
     def _replay_action(self, action: str, data: Mapping[str, str]) -> None:
+        if action == "replay-speed":
+            speed = data.get("value", "")
+            if speed not in SPEEDS:
+                raise ValueError(f"not a replay speed: {speed!r}")
+            self._speed = speed
+            return
+        self._autoplay = None  # any other button stops autoplay; Play starts it again
         if action == "replay-close" or self._shown is None:
             self.screen, self._shown = self._replay_back, None
-            return
-        record, step = self._shown
-        self._shown = (record, replay_step(record, action, data, step))
+        elif action == "replay-play":
+            self._runs += 1
+            self._autoplay = self._runs
+            self._play_on(self._runs)
+        elif action != "replay-pause":
+            record, step = self._shown
+            self._shown = (record, replay_step(record, action, data, step))
+
+    def _play_on(self, run: int) -> None:
+        """Show the next turn of the replay after its speed's seconds, and so on to its end,
+        unless run `run` of autoplay has been stopped meanwhile."""
+        async def next_turn() -> None:
+            await asyncio.sleep(SPEEDS[self._speed] * self.tempo)
+            if self._autoplay != run or self.screen != "replay" or self._shown is None:
+                return
+            record, step = self._shown
+            step = replay_step(record, "replay-turn-next", {}, step)
+            self._shown = (record, step)
+            if step >= replay_of(record).steps:
+                self._autoplay = None
+            else:
+                self._play_on(run)
+            self.controller.render()
+
+        self.controller.spawn(next_turn())
 
     def _calc_action(self, action: str, data: Mapping[str, str]) -> None:
         if action == "calc-close":
