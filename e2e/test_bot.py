@@ -217,4 +217,11 @@ def test_a_match_against_the_hard_computer(open_app: Callable[..., AppPage]) -> 
         thinking_turns, our_turns)
     during = [c for c in clicks if c["thinking"] and c["thinkingAtEffect"]]
     assert len(during) >= CLICKS, clicks
+    # the match is recorded: Stats counts it against the Hard computer
+    winner = page.locator("[data-winner]").get_attribute("data-winner")
+    page.click('#screen [data-action="stats"]')
+    page.wait_for_selector('body[data-screen="stats"]')
+    result = {"0": "won", "1": "lost", "draw": "drawn"}[str(winner)]
+    for stat, count in (("played", "1"), (result, "1")):
+        assert page.inner_text(f'[data-opponent="hard"][data-stat="{stat}"]') == count
     assert not app.page_errors and not app.console_errors, (app.page_errors, app.console_errors)

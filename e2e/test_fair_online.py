@@ -27,8 +27,9 @@ from webui.online.codes import GUEST_KEY, HOST_KEY
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from leakcheck import LeakCheck  # noqa: E402 - tests/leakcheck.py, shared
 
-KINDS = ("pick-job", "play", "discard", "draw", "undo", "radio", "airlift", "sabotage",
-         "next-round")
+KINDS = ("pick-job", "play", "discard", "draw", "undo", "radio", "airlift", "sabotage")
+"""Every kind of move of a one-round match (the next round's shuffle over the wire is proven
+natively, tests/test_fair_match.py; in the browser, by the rematch's new match)."""
 
 
 def reload_mid_round(page: Page, other: Page, chooser: Chooser) -> None:
@@ -49,14 +50,14 @@ def test_a_whole_fair_match_with_every_option_leaks_nothing_and_survives_reloads
     records = {"host": Record(), "guest": Record()}
     host = open_app(setup=recorded(records["host"]))
     guest = open_app(setup=recorded(records["guest"]))
-    code = create_room(host, rounds=2, options=ALL_OPTIONS, starts="random")
+    code = create_room(host, rounds=1, options=ALL_OPTIONS, starts="random")
     join_room(guest, code)
     chooser = Chooser((host.page, guest.page), random.Random(5))
     chooser.mark = wait_synced(host.page, guest.page)
     wait_connection("connected", host.page, guest.page)
-    for reloaded, other, round_ in ((guest.page, host.page, 1), (host.page, guest.page, 2)):
-        while not (str(chooser.mark).startswith(f"{round_}:") and chooser.moves["draw"] >= 12
-                   * round_ and str(chooser.mark).split(":")[1] in ("play", "draw")):
+    for reloaded, other, draws in ((guest.page, host.page, 8), (host.page, guest.page, 20)):
+        while not (chooser.moves["draw"] >= draws
+                   and str(chooser.mark).split(":")[1] in ("play", "draw")):
             assert chooser.step()
         reload_mid_round(reloaded, other, chooser)
     chooser.play()
@@ -75,8 +76,8 @@ def test_a_whole_fair_match_with_every_option_leaks_nothing_and_survives_reloads
     check = LeakCheck((saves[0], saves[1]))
     check.check_page(0, records["host"].events)
     check.check_page(1, records["guest"].events)
-    # The recordings are not empty: a 2-round match sends each page ~200 messages (it varies
-    # with the deal and the moves) and each page saves after most of them.
+    # The recordings are not empty: a one-round match sends each page ~100 messages (it
+    # varies with the deal and the moves) and each page saves after most of them.
     for record in records.values():
-        assert record.count("rx") > 100 and record.count("store") > 20
+        assert record.count("rx") > 50 and record.count("store") > 10
     assert not host.page_errors and not guest.page_errors

@@ -1,8 +1,8 @@
 """One tab per seat, end to end (webui/online/seatlock.py on the Web Locks API): a guest whose
-browser opens a second tab on the same room (the join link, or the page itself: a resume) in
-the SAME browser context. The second tab runs no seat (no PeerJS socket, no data channel) and
-says the match is open in another tab; taking it over moves the seat there, the match goes on
-with the host, and the first tab disconnects, says the match moved, and sends nothing more.
+browser opens a second tab on the same room's join link in the SAME browser context. The
+second tab runs no seat (no PeerJS socket, no data channel) and says the match is open in
+another tab; taking it over moves the seat there, the match goes on with the host, and the
+first tab disconnects, says the match moved, and sends nothing more.
 Two contexts in all (the host's and the guest's), the real broker on loopback."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-import pytest
 from conftest import AppPage, wait_ready
 from onlinekit import Chooser, create_room, join_room, sync_of, wait_connection, wait_synced
 from playwright.sync_api import Page
@@ -42,9 +41,10 @@ def watched(page: Page) -> None:
     page.add_init_script(SOCKETS)
 
 
-@pytest.mark.parametrize("how", ["join link", "resume"])
 def test_a_second_tab_runs_no_seat_until_it_takes_over_and_the_first_then_stops(
-        open_app: Callable[..., AppPage], how: str) -> None:
+        open_app: Callable[..., AppPage]) -> None:
+    """The second tab opens on the join link (one that resumes the page itself goes the same
+    way through the lobby: tests/test_online_lobby.py)."""
     host = open_app()
     guest = open_app(setup=watched)
     code = create_room(host, starts="0")
@@ -54,11 +54,11 @@ def test_a_second_tab_runs_no_seat_until_it_takes_over_and_the_first_then_stops(
     chooser.mark = wait_synced(host.page, first)
     chooser.step()
     chooser.step()
-    # a second tab of the guest's browser, on the join link or on the page itself
+    # a second tab of the guest's browser, on the join link
     second = first.context.new_page()
     watched(second)
     base = first.url.split("?")[0]
-    second.goto(base + (f"?room={code}" if how == "join link" else ""))
+    second.goto(base + f"?room={code}")
     wait_ready(second)
     notice = second.wait_for_selector('[data-screen="elsewhere"] [data-tab="elsewhere"]')
     assert notice is not None and "open in another tab" in notice.inner_text()

@@ -1,16 +1,17 @@
 """The player's features in real Chromium: statistics and the history (kept across a reload and
 an offline boot, moved to another profile by file; a corrupt record set aside is proven natively,
-tests/test_webui_players.py), the series and
-Play again, the replay of a finished match, the first-game guide and the score calculator.
+tests/test_webui_players.py), the replay of a finished match, the first-game guide and the
+score calculator.
 
-Every wait is on a state (the screen, a data-* hook, a button enabled); the matches are played
-by clicks on the page's own buttons.
+Every wait is on a state (the screen, a data-* hook, a button enabled). The history is seeded
+with matches played natively; the guide is played by clicks on the page's own buttons.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -20,21 +21,19 @@ import pytest
 from playwright.sync_api import BrowserContext, BrowserType, Page, ViewportSize
 
 from conftest import ROOT, STATE_TIMEOUT_MS, AppPage, wait_ready
+from lostcities import Options
+from webui.features.history import MatchRecord, dump
+from webui.features.stats import OPPONENTS, RESULTS, compute_stats
 from test_pwa import Player, first_visit, serve, server_is_down, site  # noqa: F401 (fixture)
+from webui.features.replay import replay_of
+
+sys.path.insert(0, str(ROOT / "tests"))
+from test_history import play_match as play_native  # noqa: E402 - tests/test_history.py
+from test_history import record_of  # noqa: E402
 
 PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
                          "has_touch": True, "device_scale_factor": 2}
 TALL: ViewportSize = {"width": 1280, "height": 1400}
-
-OUR_TURN = """() => {
-  const b = document.body;
-  if (b.dataset.screen === "match-end") return "end";
-  if (b.hasAttribute("data-thinking") || b.dataset.screen !== "turn") return false;
-  const on = (s) => document.querySelector("#screen " + s + ":not([disabled])") !== null;
-  if (on('[data-action="draw"][data-source="deck"]')) return "draw";
-  if (on('[data-action="select"]')) return "play";
-  return false;
-}"""
 
 STATS = """() => Object.fromEntries([...document.querySelectorAll("[data-stat][data-opponent]")]
   .map((cell) => [cell.dataset.opponent + "." + cell.dataset.stat,
@@ -43,69 +42,8 @@ STATS = """() => Object.fromEntries([...document.querySelectorAll("[data-stat][d
 HISTORY_KEY = "lostcities.history"
 
 
-def screen(page: Page) -> str:
-    return str(page.evaluate("() => document.body.dataset.screen"))
-
-
 def wait_screen(page: Page, name: str) -> None:
     page.wait_for_function("(name) => document.body.dataset.screen === name", arg=name)
-
-
-def play_turn(page: Page, what: str) -> None:
-    """Our part of a turn by clicks: the first playable hand card (else discard it), or a
-    draw from the deck."""
-    if what == "draw":
-        page.locator('#screen [data-action="draw"][data-source="deck"]:not([disabled])').click()
-        return
-    page.locator('#screen [data-action="select"]:not([disabled])').first.click()
-    play = page.locator('#screen [data-action="play"]:not([disabled])')
-    if play.count():
-        play.click()
-    else:
-        page.locator('#screen [data-action="discard"]:not([disabled])').click()
-
-
-def play_match(page: Page) -> dict[str, Any]:
-    """Play the match on screen against the computer to its end; what the match-end screen
-    shows: both totals and round scores, the winner, the series score (null if none)."""
-    for _ in range(400):
-        what = page.wait_for_function(OUR_TURN).json_value()
-        if what == "end":
-            break
-        play_turn(page, what)
-    else:
-        raise AssertionError("the match never ended")
-    return dict(page.evaluate("""() => {
-      const num = (s) => {
-        const found = document.querySelector("#screen " + s);
-        return found === null ? null : parseInt(found.textContent, 10);
-      };
-      return {
-        totals: [0, 1].map((p) => num(`.sums [data-total][data-player="${p}"]`)),
-        rounds: [0, 1].map((p) => num(`[data-round-score][data-player="${p}"]`)),
-        winner: document.querySelector("#screen [data-winner]").dataset.winner,
-        series: [0, 1].map((p) => num(`[data-series][data-player="${p}"]`)),
-      };
-    }"""))
-
-
-def start_against_computer(page: Page, level: str = "easy") -> None:
-    page.select_option('[data-option="opponent"]', level)
-    page.select_option('[data-option="rounds"]', "1")
-    page.click('[data-action="start"]')
-    wait_screen(page, "turn")
-
-
-def expected_stats(ends: list[dict[str, Any]]) -> dict[str, int]:
-    """The Stats screen's cells for these matches against the Easy computer (this device's
-    player is player 1, seat 0)."""
-    won = sum(1 for e in ends if e["winner"] == "0")
-    drawn = sum(1 for e in ends if e["winner"] == "draw")
-    counts = {f"{o}.{s}": 0 for o in ("easy", "medium", "hard", "human", "online")
-              for s in ("played", "won", "lost", "drawn", "abandoned")}
-    counts.update({"easy.played": len(ends), "easy.won": won, "easy.drawn": drawn,
-                   "easy.lost": len(ends) - won - drawn})
-    return counts
 
 
 def stats_shown(page: Page) -> dict[str, Any]:
@@ -115,12 +53,6 @@ def stats_shown(page: Page) -> dict[str, Any]:
     return {"cells": page.evaluate(STATS),
             "best": page.inner_text('[data-record="best-round"]'),
             "average": page.inner_text('[data-record="average-round"]')}
-
-
-def figures_of(ends: list[dict[str, Any]]) -> dict[str, Any]:
-    mine = [e["rounds"][0] for e in ends]
-    return {"cells": expected_stats(ends), "best": str(max(mine)),
-            "average": f"{sum(mine) / len(mine):.1f}"}
 
 
 @pytest.fixture
@@ -147,27 +79,44 @@ def open_profile(browser_type: BrowserType, browser_type_launch_args: dict[str, 
         context.close()
 
 
-@pytest.mark.slow
-def test_stats_of_a_match_survive_a_reload_an_offline_boot_and_a_move_by_file(
+def seeded_history(seeds: tuple[int, ...], rounds: int = 1) -> tuple[str, list[MatchRecord]]:
+    """The stored history of matches against the Easy computer, played natively at random
+    (tests/test_history.py): its text for ``localStorage`` and its records. That a match
+    played on the page is recorded is shown by the whole match of e2e/test_bot.py."""
+    records = [record_of(play_native(Options(rounds=rounds), seed), level="easy",
+                         date=f"2026-12-0{n + 1}T10:00:00.000Z", seed=seed)
+               for n, seed in enumerate(seeds)]
+    return dump(records), records
+
+
+def seed_script(text: str) -> str:
+    """An init script that puts the history `text` in storage when there is none."""
+    return (f"if (localStorage.getItem({json.dumps(HISTORY_KEY)}) === null) "
+            f"localStorage.setItem({json.dumps(HISTORY_KEY)}, {json.dumps(text)});")
+
+
+def figures(records: list[MatchRecord]) -> dict[str, Any]:
+    """What the Stats screen shows of `records` (`stats_shown`), worked out natively."""
+    stats = compute_stats(records)
+    cells = {f"{o}.{r}": stats.tally(o).count(r) for o in OPPONENTS for r in RESULTS}
+    average = stats.average_round
+    return {"cells": cells, "best": str(stats.best_round),
+            "average": "—" if average is None else f"{average:.1f}"}
+
+
+def test_stats_survive_a_reload_an_offline_boot_and_a_move_by_file(
     site: Path,  # noqa: F811 (the fixture imported above)
     open_profile: Callable[[dict[str, Any]], tuple[BrowserContext, Page, list[str]]],
     open_app: Callable[..., AppPage], tmp_path: Path,
 ) -> None:
+    text, records = seeded_history((401, 402, 403))
+    want = figures(records)
     context, page, errors = open_profile(PHONE)
+    context.add_init_script(seed_script(text))
     with ExitStack() as stack:
         url = serve(stack, site)
         first_visit(Player(context, page, page_errors=errors), url)
-        start_against_computer(page)
-        # One match here: a series of Play again is counted natively
-        # (tests/test_webui_players.py), and online by e2e/test_online_rematch.py.
-        ends = [play_match(page)]
-        assert ends[0]["rounds"] == ends[0]["totals"]  # one round
-        want = figures_of(ends)
         assert stats_shown(page) == want
-        # the history as stored: the same matches
-        stored = json.loads(page.evaluate(f"() => localStorage.getItem('{HISTORY_KEY}')"))
-        assert [r["rounds"][0]["scores"] for r in stored["records"]] == [
-            e["rounds"] for e in ends]
         with page.expect_download() as download:
             page.click('[data-action="export-stats"]')
         exported = Path(download.value.path()).read_text(encoding="utf-8")
@@ -178,7 +127,6 @@ def test_stats_of_a_match_survive_a_reload_an_offline_boot_and_a_move_by_file(
                                ".includes(document.documentElement.dataset.snapshot)")
         page.reload()
         wait_ready(page, page_errors=errors)
-        assert screen(page) == "match-end"  # the last match, kept
         assert stats_shown(page) == want
     assert server_is_down(url)
     context.set_offline(True)
@@ -187,59 +135,72 @@ def test_stats_of_a_match_survive_a_reload_an_offline_boot_and_a_move_by_file(
     wait_ready(page, page_errors=errors)
     assert stats_shown(page) == want
     page.click('[data-action="stats-close"]')
-    wait_screen(page, "match-end")
+    wait_screen(page, "setup")
     assert errors == []
     # another profile imports the file: the same figures
     other = open_app()
     other.page.click('[data-action="stats"]')
     wait_screen(other.page, "stats")
-    assert other.page.evaluate(STATS) == expected_stats([])
+    assert other.page.evaluate(STATS) == figures([])["cells"]
     other.page.set_input_files('input[data-field="import-stats"]', files=[{
         "name": "history.json", "mimeType": "application/json",
         "buffer": exported.encode("utf-8")}])
-    other.page.wait_for_selector("#screen .notice >> text=1 new match imported.")
+    other.page.wait_for_selector("#screen .notice >> text=3 new matches imported.")
     other.page.click('[data-action="stats-close"]')
     wait_screen(other.page, "setup")
     assert stats_shown(other.page) == want
     assert other.page_errors == []
 
 
-@pytest.mark.slow
-def test_a_replay_steps_through_every_move_to_the_match_end_scores(
+STEP = "(step) => document.querySelector('[data-replay-step]').dataset.step === step"
+
+
+def test_a_replay_steps_by_move_key_turn_round_and_by_itself_to_the_match_end_scores(
         open_app: Callable[..., AppPage]) -> None:
-    app = open_app(setup=lambda page: page.emulate_media(reduced_motion="reduce"))
+    text, (record,) = seeded_history((404,), rounds=2)
+    app = open_app(setup=lambda page: (page.emulate_media(reduced_motion="reduce"),
+                                       page.add_init_script(seed_script(text))))
     page = app.page
     page.set_viewport_size(TALL)
-    start_against_computer(page, "medium")
-    end = play_match(page)
-    page.click('#screen [data-action="replay"]')
+    page.click('[data-action="stats"]')
+    wait_screen(page, "stats")
+    page.click(f'#screen [data-action="replay"][data-record="{record.id}"]')
     wait_screen(page, "replay")
     bar = page.locator("#screen [data-replay-step]")
     steps = int(bar.get_attribute("data-steps") or "")
-    assert bar.get_attribute("data-step") == "0" and steps > 40
+    assert bar.get_attribute("data-step") == "0" and steps > 80
     assert page.locator('[data-action="replay-prev"]').is_disabled()
     assert page.locator("[data-replay-hand]").count() == 2
-    for step in range(1, 4):
-        page.click('[data-action="replay-next"]')
-        page.wait_for_function(
-            "(step) => document.querySelector('[data-replay-step]').dataset.step === step",
-            arg=str(step))
-        assert page.locator("[data-replay-step]").get_attribute("data-steps") == str(steps)
-    for _ in range(3, steps):  # the rest by the keyboard, each step in turn
+    page.click('[data-action="replay-next"]')
+    page.wait_for_function(STEP, arg="1")
+    for _ in range(2):  # the keyboard steps too
         page.keyboard.press("ArrowRight")
-    page.wait_for_function(
-        "(step) => document.querySelector('[data-replay-step]').dataset.step === step",
-        arg=str(steps))
-    assert page.locator('[data-action="replay-next"]').is_disabled()
+    page.wait_for_function(STEP, arg="3")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(STEP, arg="2")
+    page.click('[data-action="replay-turn-next"]')  # to the end of the turn under way
+    page.wait_for_function("() => +document.querySelector('[data-replay-step]').dataset.step > 2")
+    page.click('[data-action="replay-round-end"][data-round="1"]')
+    page.wait_for_function(STEP, arg=str(replay_of(record).round_ends()[0]))
+    assert page.locator("#screen .replay-table [data-round-score]").count() == 2
+    # the last three turns play by themselves, fast, to the match's end
+    page.click('[data-action="replay-round-end"][data-round="2"]')
+    page.wait_for_function(STEP, arg=str(steps))
+    for _ in range(3):
+        before = bar.get_attribute("data-step")
+        page.click('[data-action="replay-turn-prev"]')
+        page.wait_for_function("(before) => document.querySelector('[data-replay-step]')"
+                               ".dataset.step !== before", arg=before)
+    page.select_option('[data-field="replay-speed"]', "fast")
+    page.click('[data-action="replay-play"]')
+    page.wait_for_selector("[data-autoplay=fast]")
+    page.wait_for_function(STEP, arg=str(steps))
+    page.wait_for_selector('[data-action="replay-play"][disabled]')  # it stopped by itself
     totals = page.evaluate("""() => [0, 1].map((p) => parseInt(document.querySelector(
       `#screen .sums [data-total][data-player="${p}"]`).textContent, 10))""")
-    assert totals == end["totals"]
-    page.keyboard.press("ArrowLeft")  # the keyboard steps back too
-    page.wait_for_function(
-        "(step) => document.querySelector('[data-replay-step]').dataset.step === step",
-        arg=str(steps - 1))
+    assert totals == list(record.totals)
     page.keyboard.press("Escape")  # closes it, as its close button does
-    wait_screen(page, "match-end")
+    wait_screen(page, "stats")
     assert app.page_errors == []
 
 

@@ -8,6 +8,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from controllerkit import FORM, MemoryPage, MemoryStorage, booted, page_of, run, until
 from fairseats import GROUP, Connection
 from tablocks import MemoryLocks
@@ -217,14 +219,16 @@ def test_two_lobbies_meet_and_their_match_starts() -> None:
     run(scenario)
 
 
-def test_a_seat_another_tab_runs_shows_as_elsewhere_until_taken_over() -> None:
+@pytest.mark.parametrize("how", ["typed code", "join link", "resume"])
+def test_a_seat_another_tab_runs_shows_as_elsewhere_until_taken_over(how: str) -> None:
     async def scenario() -> None:
         broker = FakeBroker()
         _, room = await hosted_room(broker)
         storage, locks = MemoryStorage(), MemoryLocks()  # one browser, two tabs
-        tabs = []
+        tabs, browsers = [], []
         for _ in range(2):
             browser = FakeBrowser(broker, locks)
+            browsers.append(browser)
             tab = online_page(browser, storage, "Ben")
             tab[0].click("start", {})
             browser.fields = {"room-code": room.code, "guest-name": "Ben"}
@@ -233,7 +237,12 @@ def test_a_seat_another_tab_runs_shows_as_elsewhere_until_taken_over() -> None:
         first[0].click("join-room", {})
         await until(lambda: first[1].seat is not None and first[1].seat.transport is not None)
         first[2].paint()  # the guest's seat saved
-        second[0].click("join-room", {})
+        if how == "typed code":
+            second[0].click("join-room", {})
+        else:  # the second tab opened on the join link, or on the page itself
+            browsers[1].search = f"?room={room.code}" if how == "join link" else ""
+            assert second[1].resume()
+            second[0].render()
         assert second[2].shown.screen == "elsewhere" and second[1].seat is None
         assert Tags(second[2].shown.doc).find(data_tab="elsewhere")
         second[0].click("take-over", {})

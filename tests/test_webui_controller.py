@@ -192,6 +192,45 @@ def test_a_hint_is_worked_out_and_shown_for_the_player_to_act() -> None:
     run(scenario)
 
 
+def test_a_hint_online_is_each_players_own_and_sends_nothing() -> None:
+    """Each page's player may ask for a hint on its own turn: the Hard bot's move for that
+    player's own view; the other page's Hint is disabled meanwhile; asking sends nothing
+    and changes nothing."""
+    host = FairHost.create("ABCDEF", lostcities.Options(rounds=1), 0, "Ana", 0.0)
+    guest = FairGuest("ABCDEF", TOKEN, "Ben", 0.0)
+    pages = {}
+    for name, seat in (("host", host), ("guest", guest)):
+        seat.load(GROUP)
+        seat.set_store(Store())
+        pages[name] = booted(MemoryStorage())
+        pages[name].play(seat)
+    conn = Connection(host, guest)
+    conn.deliver()
+
+    async def scenario() -> None:
+        for _ in range(2):  # the host's turn, then the guest's
+            actor, other = ((pages["host"], pages["guest"]) if host.view()["to_act"] == 0
+                            else (pages["guest"], pages["host"]))
+            for controller in pages.values():
+                controller.render()
+            hint = page_of(other).shown.doc.split('data-action="hint"')[1].split(">")[0]
+            assert "disabled" in hint
+            sent, view = len(conn.sent), actor.session.view()  # type: ignore[union-attr]
+            actor.click("hint", {})
+            await until(lambda: "hint-box" in page_of(actor).shown.doc)
+            box = page_of(actor).shown.doc.split('data-hint="', 1)[1].split('"', 1)[0]
+            move = json.loads(box.replace("&quot;", '"'))
+            assert move in view["legal_moves"]
+            assert "hint-box" not in page_of(other).shown.doc
+            conn.deliver()
+            assert len(conn.sent) == sent and actor.session.view() == view  # type: ignore[union-attr]
+            for step in (first_legal(view), {"type": "draw", "source": "deck"}):
+                click_move(actor, step)
+                conn.deliver()
+
+    run(scenario)
+
+
 # ---- listeners and plugged screens -----------------------------------------------------------
 
 
