@@ -20,10 +20,16 @@ from playwright.sync_api import Page
 
 from conftest import wait_ready
 from test_pwa import (  # noqa: F401  (fixtures)
+    CHANGED_LIBRARY,
+    DEPLOY_COMMENT,
+    LOADED,
+    ONLINE_LIBRARIES,
     SAVE_KEY,
     SW_TIMEOUT_MS,
     Player,
+    cached,
     controlled_version,
+    deploy_marker,
     first_visit,
     new_deploy,
     offered,
@@ -212,7 +218,7 @@ def test_a_damaged_older_or_failing_snapshot_is_dropped_and_the_page_boots_norma
 
 
 @pytest.mark.slow
-def test_a_new_deploy_starts_without_the_old_snapshot_and_keeps_the_saved_match(
+def test_a_new_deploy_is_offered_between_games_only_starts_without_the_old_snapshot_and_keeps_the_saved_match(  # noqa: E501
     site: Path, open_player: Callable[[], Player]  # noqa: F811
 ) -> None:
     player = open_player()
@@ -225,22 +231,62 @@ def test_a_new_deploy_starts_without_the_old_snapshot_and_keeps_the_saved_match(
         start_pass_and_play(page)
         assert play_turns(page, turns=3) == "handoff"
         new = new_deploy(site)
-        page.evaluate("() => window.lcPwa.checkForUpdate()")
+        assert new != old
+        since = len(player.finished)
+        # The new worker's download of the changed file reaches the recorder as an event of
+        # its own, which may come after the page hears of the update: wait for both.
+        with player.context.expect_event("requestfinished", timeout=SW_TIMEOUT_MS,
+                                         predicate=lambda r: r.url == url + "static/app.css"):
+            page.evaluate("() => window.lcPwa.checkForUpdate()")
+            page.wait_for_function(
+                "() => document.documentElement.dataset.updateReady === 'true'",
+                timeout=SW_TIMEOUT_MS)
+        # The new worker downloaded only the changed file; the 13 MB runtime came from the old
+        # cache. (The page's own idle work may meanwhile load the runtime's wasm from the HTTP
+        # cache: boot/wasm-cache.mjs.)
+        fetched = [r.url.removeprefix(url) for r in player.finished[since:]
+                   if r.service_worker is not None and r.response() is not None
+                   and not r.response().from_service_worker]
+        assert "static/app.css" in fetched, fetched
+        assert not any(u.endswith(".wasm") or "python_stdlib" in u for u in fetched), fetched
+        # Nor any online library: the old version had none to copy, and they come on demand.
+        libraries = {url + path for path in ONLINE_LIBRARIES}
+        changed = url + CHANGED_LIBRARY
+        assert libraries.isdisjoint(cached(page, new))
+        # Going online now, with the old version's worker: it keeps the libraries of its own
+        # version, not the one the server has changed since (its hash is not the old list's).
+        assert page.evaluate(LOADED) == ["function", "function", "object"]
+        assert libraries & set(cached(page, old)) == libraries - {changed}
+        # Mid-match: ready, but not offered and not forced, even across a reload, which still
+        # boots the old version from its snapshot.
+        assert page.evaluate("() => window.lcPwa.updateReady()") is True
+        assert not offered(page)
+        reboot(player, "snapshot")
         page.wait_for_function("() => document.documentElement.dataset.updateReady === 'true'",
                                timeout=SW_TIMEOUT_MS)
-        # Still the old version, from its snapshot, mid-match: the offer waits for the end.
-        reboot(player, "snapshot")
-        assert controlled_version(page) == old and screen(page) == "handoff"
-        assert play_turns(page) == "match-end" and offered(page)
+        assert screen(page) == "handoff" and not offered(page)
+        assert controlled_version(page) == old and deploy_marker(page) == ""
+        # The match ends: between games, the offer appears.
+        assert play_turns(page) == "match-end"
+        assert offered(page)
         saved = page.evaluate(f"() => localStorage.getItem('{SAVE_KEY}')")
+        assert saved
         with page.expect_navigation():
             page.click('[data-action="update"]')
         wait_ready(page, page_errors=player.page_errors)
         # The new version has its own cache: no snapshot of the old one; it makes its own.
         assert controlled_version(page) == new and page.evaluate(BOOT) == "normal"
+        assert deploy_marker(page).strip() == "2"
         assert page.evaluate("() => caches.keys()") == [f"lostcities-{new}"]
+        # The new version took the unchanged libraries the old one kept meanwhile, and fetches
+        # and keeps the changed one when it is loaded.
+        assert libraries & set(cached(page)) == libraries - {changed}
+        assert page.evaluate(LOADED) == ["function", "function", "object"]
+        assert changed in cached(page)
+        assert page.evaluate("(url) => caches.match(url).then((r) => r.text())", changed) \
+            .endswith(DEPLOY_COMMENT)
         assert page.evaluate(f"() => localStorage.getItem('{SAVE_KEY}')") == saved
-        assert screen(page) == "match-end"
+        assert screen(page) == "match-end" and not offered(page)
         assert snapshot_kept(page)["meta"]["build"] == new
         reboot(player, "snapshot")
         assert screen(page) == "match-end"

@@ -1,5 +1,6 @@
-"""The offline PWA: installable, boots and plays with no network and no server, and
-takes a new deploy only when the player accepts it.
+"""The offline PWA: installable, boots and plays with no network and no server. A new deploy,
+taken only when the player accepts it, is tested with the boot snapshot it replaces
+(e2e/test_boot_snapshot.py); the helpers here serve both.
 
 Each test serves its own copy of the deployable site (scripts/build.py's assemble) with
 `scripts/serve.py --netlify`, i.e. with netlify.toml's headers, Content-Security-Policy
@@ -287,72 +288,3 @@ def deploy_marker(page: Page) -> str:
 def offered(page: Page) -> bool:
     """Whether the page shows the update offer's button."""
     return page.locator('[data-action="update"]').count() > 0
-
-
-@pytest.mark.slow
-def test_a_new_deploy_is_offered_between_games_only_and_keeps_the_saved_match(
-    site: Path, open_player: Callable[[], Player]
-) -> None:
-    player = open_player()
-    page = player.page
-    with ExitStack() as stack:
-        url = serve(stack, site)
-        old = first_visit(player, url)
-        start_pass_and_play(page)
-        assert play_turns(page, turns=3) == "handoff"
-        new = new_deploy(site)
-        assert new != old
-        since = len(player.finished)
-        # The new worker's download of the changed file reaches the recorder as an event of
-        # its own, which may come after the page hears of the update: wait for both.
-        with player.context.expect_event("requestfinished", timeout=SW_TIMEOUT_MS,
-                                         predicate=lambda r: r.url == url + "static/app.css"):
-            page.evaluate("() => window.lcPwa.checkForUpdate()")
-            page.wait_for_function(
-                "() => document.documentElement.dataset.updateReady === 'true'",
-                timeout=SW_TIMEOUT_MS)
-        # The new worker downloaded only the changed file; the 13 MB runtime came from the old
-        # cache. (The page's own idle work may meanwhile load the runtime's wasm from the HTTP
-        # cache: boot/wasm-cache.mjs.)
-        fetched = [r.url.removeprefix(url) for r in player.finished[since:]
-                   if r.service_worker is not None and r.response() is not None
-                   and not r.response().from_service_worker]
-        assert "static/app.css" in fetched, fetched
-        assert not any(u.endswith(".wasm") or "python_stdlib" in u for u in fetched), fetched
-        # Nor any online library: the old version had none to copy, and they come on demand.
-        libraries = {url + path for path in ONLINE_LIBRARIES}
-        changed = url + CHANGED_LIBRARY
-        assert libraries.isdisjoint(cached(page, new))
-        # Going online now, with the old version's worker: it keeps the libraries of its own
-        # version, not the one the server has changed since (its hash is not the old list's).
-        assert page.evaluate(LOADED) == ["function", "function", "object"]
-        assert libraries & set(cached(page, old)) == libraries - {changed}
-        # Mid-match: ready, but not offered and not forced, even across a reload.
-        assert page.evaluate("() => window.lcPwa.updateReady()") is True
-        assert not offered(page)
-        page.reload()
-        wait_ready(page, page_errors=player.page_errors)
-        page.wait_for_function("() => document.documentElement.dataset.updateReady === 'true'",
-                               timeout=SW_TIMEOUT_MS)
-        assert screen(page) == "handoff" and not offered(page)
-        assert controlled_version(page) == old and deploy_marker(page) == ""
-        # The match ends: between games, the offer appears.
-        assert play_turns(page) == "match-end"
-        assert offered(page)
-        saved = page.evaluate(f"() => localStorage.getItem('{SAVE_KEY}')")
-        assert saved
-        with page.expect_navigation():
-            page.click('[data-action="update"]')
-        wait_ready(page, page_errors=player.page_errors)
-        assert controlled_version(page) == new
-        assert deploy_marker(page).strip() == "2"
-        assert page.evaluate("() => caches.keys()") == [f"lostcities-{new}"]
-        # The new version took the unchanged libraries the old one kept meanwhile, and fetches
-        # and keeps the changed one when it is loaded.
-        assert libraries & set(cached(page)) == libraries - {changed}
-        assert page.evaluate(LOADED) == ["function", "function", "object"]
-        assert changed in cached(page)
-        assert page.evaluate("(url) => caches.match(url).then((r) => r.text())", changed) \
-            .endswith(DEPLOY_COMMENT)
-        assert page.evaluate(f"() => localStorage.getItem('{SAVE_KEY}')") == saved
-        assert screen(page) == "match-end" and not offered(page)
