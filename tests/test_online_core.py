@@ -12,7 +12,7 @@ from lostcities import Options
 from lostcities.protocol import APP_VERSION
 from webui.online import control
 from webui.online.codes import (
-    ALPHABET, code_from_query, join_link, new_code, normalize_code, peer_id,
+    ALPHABET, code_from_query, host_from_query, join_link, new_code, normalize_code, peer_id,
 )
 from webui.online.control import ControlError, MatchSetup
 from webui.online.guest import FairGuest
@@ -33,6 +33,17 @@ def test_codes_avoid_look_alikes_and_normalize() -> None:
     for bad in ("ABCDE", "ABCDEFG", "ABCDE0", "ABCDEO", 12, "ABC DE!"):
         with pytest.raises(ValueError):
             normalize_code(bad)
+
+
+def test_join_link_says_whose_room_it_is_cleaned_as_a_name() -> None:
+    link = join_link("https://x.org/lc/", "abcdef", "Ana María & <b>Co</b>")
+    query = link.split("?", 1)[1]
+    assert code_from_query(query) == "ABCDEF"
+    assert host_from_query(query) == "Ana María & <b>Co</b>"  # escaped where it is shown
+    assert host_from_query("?room=ABCDEF&host=%E2%80%AEevil%00%20%20x") == "evil x"
+    assert host_from_query("?room=ABCDEF&host=" + "a" * 500) == "a" * 40
+    assert host_from_query("?room=ABCDEF") == ""
+    assert "host=" not in join_link("https://x/", "abcdef")
 
 
 def test_join_link_keeps_broker_and_fills_the_code() -> None:

@@ -181,7 +181,7 @@ def test_a_room_opens_and_its_waiting_room_shows_its_code_link_and_qr() -> None:
         assert isinstance(host, FairHost) and room.host is host and host.code == room.code
         assert host.transport is room and controller.session is not None
         tags = Tags(page.shown.doc)
-        link = join_link(PAGE_URL, room.code)
+        link = join_link(PAGE_URL, room.code, "Ana")
         assert page.shown.screen == "waiting" and tags.find(data_room_code=room.code)
         assert tags.find(href=link) and "<svg" in page.shown.doc
         page.paint()  # the controller saves after the paint
@@ -190,6 +190,35 @@ def test_a_room_opens_and_its_waiting_room_shows_its_code_link_and_qr() -> None:
         assert browser.copied == [link]
         controller.click("leave-room", {})
         assert page.shown.screen == "setup" and HOST_KEY not in storage.items
+
+    run(scenario)
+
+
+def test_a_join_link_opens_a_join_screen_with_one_way_in_and_hosting_a_click_away() -> None:
+    async def scenario() -> None:
+        broker = FakeBroker()
+        host_controller, room = await hosted_room(broker)
+        link = join_link(PAGE_URL, room.code, "<b>Ana</b>")
+        browser = FakeBrowser(broker, search="?" + link.split("?", 1)[1])
+        controller, lobby, page = online_page(browser, name="")
+        assert lobby.resume()
+        controller.render()
+        tags = Tags(page.shown.doc)
+        assert page.shown.screen == "lobby" and tags.find(data_lobby="join")
+        assert "Join &lt;b&gt;Ana&lt;/b&gt;" in page.shown.doc
+        assert "<b>Ana</b>" not in page.shown.doc
+        assert [a["data-action"] for a in tags.find(class_="btn primary big")] == ["join-room"]
+        assert not tags.find(data_action="create-room")
+        assert tags.find(data_field="room-code", value=room.code)
+        controller.click("lobby-host", {})  # hosting is a click away
+        tags = Tags(page.shown.doc)
+        assert tags.find(data_action="create-room") and not tags.find(data_lobby="join")
+        controller.click("leave-room", {})
+        lobby.resume()  # the link again: the join screen
+        browser.fields = {"room-code": room.code, "guest-name": "Ben"}
+        controller.click("join-room", {})
+        await until(lambda: lobby.seat is not None and lobby.seat.transport is not None)
+        assert host_controller.session is not None
 
     run(scenario)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -106,3 +107,17 @@ def test_the_badge_says_when_the_host_is_gone(lang: str) -> None:
         bar = status_bar(lang, "lost", "Ana", "K7P2QX", host_away=away)
         assert Tags(bar).find(data_connection="lost", data_host_away=away)
         assert t(lang, f"status.host.{away}", name="Ana") in bar
+
+
+@pytest.mark.parametrize(("lang", "from_ana", "by_code", "host"), [
+    ("en", "Join Ana's room", "Join room K7P2QX", "Host a match of my own instead"),
+    ("es", "Unirse a la sala de Ana", "Unirse a la sala K7P2QX", "Prefiero organizar mi partida"),
+])
+def test_the_join_screen_says_whose_room_in_each_language(lang: str, from_ana: str,
+                                                         by_code: str, host: str) -> None:
+    named = render_lobby(lang, code="K7P2QX", joining="Ana")
+    assert from_ana in unescape(named) and host in unescape(named)
+    assert by_code in unescape(render_lobby(lang, code="K7P2QX", joining=""))
+    tags = Tags(named)
+    assert tags.find(data_action="join-room") and tags.find(data_action="lobby-host")
+    assert not tags.find(data_action="create-room")

@@ -16,6 +16,9 @@ CODE_LENGTH = 6
 PEER_PREFIX = "lostcities-"
 ROOM_PARAM = "room"
 """The URL parameter of a join link: ``?room=CODE``."""
+HOST_PARAM = "host"
+"""The URL parameter naming the room's host in a join link (``&host=Ana``): the join screen
+says whose room it is, and nothing else trusts it."""
 
 KEPT_PARAMS = ("broker", "ice", "lang")
 """URL parameters a join link keeps from the host's page, so both pages use the same broker."""
@@ -61,8 +64,8 @@ def peer_id(code: str) -> str:
     return PEER_PREFIX + normalize_code(code)
 
 
-def join_link(page_url: str, code: str) -> str:
-    """The link that opens the join screen with `code` filled in.
+def join_link(page_url: str, code: str, host_name: str = "") -> str:
+    """The link that opens the join screen of room `code`, saying it is `host_name`'s.
 
     Keeps the page's origin and path, and its broker/ICE/language parameters (so that a host
     on a custom broker sends its guest to the same broker); drops everything else.
@@ -72,7 +75,8 @@ def join_link(page_url: str, code: str) -> str:
     parts = urlsplit(page_url)
     kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
             if k in KEPT_PARAMS]
-    query = urlencode([*kept, (ROOM_PARAM, normalize_code(code))])
+    host = [(HOST_PARAM, host_name)] if host_name else []
+    query = urlencode([*kept, (ROOM_PARAM, normalize_code(code)), *host])
     return urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
 
 
@@ -87,3 +91,16 @@ def code_from_query(search: str) -> str | None:
         if key == ROOM_PARAM:
             return value[:40]
     return None
+
+
+def host_from_query(search: str) -> str:
+    """The host's name a join link carries (``&host=...``), cleaned as every name is
+    (lostcities.names); "" if there is none."""
+    from urllib.parse import parse_qsl
+
+    from lostcities.names import clean_name
+
+    for key, value in parse_qsl(search.lstrip("?"), keep_blank_values=True):
+        if key == HOST_PARAM:
+            return clean_name(value[:200])
+    return ""

@@ -38,6 +38,7 @@ from webui.online.codes import (
     GUEST_KEY,
     HOST_KEY,
     code_from_query,
+    host_from_query,
     join_link,
     new_code,
     normalize_code,
@@ -78,6 +79,9 @@ class OnlineLobby:
         """The seat this lobby handed to the controller last."""
         self.lobby_code = ""
         self.lobby_name = ""
+        self.joining: str | None = None
+        """On a join link: the host's name it gives ("" if none), and the lobby shows only
+        the way in (None: the whole lobby)."""
         self.error: str | None = None
         self.notice: str | None = None
         self.broker_ok: bool | None = None
@@ -107,6 +111,8 @@ class OnlineLobby:
             self.controller.spawn(self._create_room())
         elif action == "join-room" and self.phase == "lobby":
             self._join(self._field("room-code"), self._field("guest-name"))
+        elif action == "lobby-host" and self.phase == "lobby":
+            self.joining = None  # the whole lobby: hosting a room of one's own
         elif action == "take-over" and self.phase == "tab":
             self.guard.take_over()
         elif action == "leave-room" and self.phase != "off":
@@ -114,7 +120,7 @@ class OnlineLobby:
         elif action == "share-room" and isinstance(waiting, FairHost):
             self._share(waiting)
         elif action == "copy-link" and isinstance(waiting, FairHost):
-            self.browser.copy(join_link(self.browser.href(), waiting.code))
+            self.browser.copy(join_link(self.browser.href(), waiting.code, waiting.name))
             self.notice = "copied"
         else:
             return False
@@ -136,7 +142,8 @@ class OnlineLobby:
             if error is None and self.set_aside is not None:
                 error = t(lang, "notice.corrupt", reason=self.set_aside)
             return "lobby", render_lobby(lang, code=self.lobby_code, name=self.lobby_name,
-                                         notice=self._network_notice(lang), error=error)
+                                         notice=self._network_notice(lang), error=error,
+                                         joining=self.joining)
         if self.phase == "opening":
             return "waiting", render_host_waiting(lang, None, None, EMPTY, False,
                                                   self._opening_notice(lang))
@@ -159,10 +166,11 @@ class OnlineLobby:
 
     # ---- opening -----------------------------------------------------------------------------
 
-    def open_lobby(self, setup: Setup | None, code: str = "") -> None:
-        """Show the lobby; `setup` holds the options a room created here will use."""
+    def open_lobby(self, setup: Setup | None, code: str = "", joining: str | None = None) -> None:
+        """Show the lobby; `setup` holds the options a room created here will use; on a join
+        link (`joining`: the host's name it gives), only the way into room `code`."""
         self.phase, self.setup, self.error = "lobby", setup, None
-        self.lobby_code = code
+        self.lobby_code, self.joining = code, joining
         if setup is not None and not self.lobby_name:
             self.lobby_name = setup.names[0]
         self.controller.spawn(self._probe_broker())
@@ -171,7 +179,8 @@ class OnlineLobby:
         """At boot: open a join link (``?room=CODE``: the saved seat of that room, else the
         lobby with the code filled in), or else, unless a match on this device was resumed
         (`local_match`), take back a saved room (host) or seat (guest). False if none."""
-        link_code = code_from_query(self.browser.query())
+        query = self.browser.query()
+        link_code = code_from_query(query)
         if link_code is not None:
             guest = self._saved(GUEST_KEY, FairGuest.from_json)
             host = self._saved(HOST_KEY, FairHost.from_json)
@@ -180,7 +189,7 @@ class OnlineLobby:
             elif host is not None and _same_code(link_code, host.code):
                 self._claim_saved(host)  # the host's own join link: its room
             else:
-                self.open_lobby(None, link_code)
+                self.open_lobby(None, link_code, host_from_query(query))
             return True
         if local_match:
             return False
@@ -319,7 +328,7 @@ class OnlineLobby:
             notice = t(lang, "waiting.copied")
         elif self.error is not None:  # e.g. PeerJS could not be loaded (see _libraries)
             notice = self.error
-        link = join_link(self.browser.href(), host.code)
+        link = join_link(self.browser.href(), host.code, host.name)
         # a resumed room is shown before the QR code library has loaded: drawn once it has
         qr = qr_svg(self.browser.qr_matrix(link), t(lang, "waiting.qr")) \
             if self._libraries_loaded else EMPTY
@@ -332,7 +341,7 @@ class OnlineLobby:
         return self.error
 
     def _share(self, host: FairHost) -> None:
-        link = join_link(self.browser.href(), host.code)
+        link = join_link(self.browser.href(), host.code, host.name)
         self.browser.share("Lost Cities", link, f"Lost Cities: room {host.code}")
 
     # ---- the guest ---------------------------------------------------------------------------

@@ -623,6 +623,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lobby.name": ("Your name", "Tu nombre"),
     "lobby.name.default": ("Guest", "Invitado"),
     "lobby.join": ("Join room", "Unirse"),
+    "lobby.joining.from": ("Join {name}'s room", "Unirse a la sala de {name}"),
+    "lobby.joining.room": ("Join room {code}", "Unirse a la sala {code}"),
+    "lobby.joining.intro": (
+        "Say your name and join: the match starts as soon as you are in.",
+        "Di tu nombre y únete: la partida empieza en cuanto entres.",
+    ),
+    "lobby.joining.host": ("Host a match of my own instead", "Prefiero organizar mi partida"),
     "lobby.back": ("Back", "Volver"),
     "lobby.offline": (
         "You are offline. Playing online needs a network connection (pass-and-play works"
