@@ -131,9 +131,10 @@ def test_updates_give_the_new_screen_and_a_pick_touches_little(options: Options)
                 diff(shown, parse(render_doc(session.view(), session.ui, lang, extras)))))
     else:
         pytest.fail("the match did not end")
-    # picking a card changes attributes of the cards and buttons, and the status line
+    # picking a card changes attributes of the cards and buttons, and the status line, and
+    # lights (or puts out) its expedition and its pile as targets
     assert kinds["select"] <= {"set:card", "set:play", "unset:play", "set:discard",
-                               "unset:discard", "replace:status"}
+                               "unset:discard", "replace:status", "replace:exp", "replace:pile"}
     # a play or a discard takes its card out of the hand; no move redraws the whole screen
     assert "remove:card" in kinds["play"] | kinds["discard"]
     moves = set().union(*(kinds[k] for k in ("select", "play", "discard", "undo")))

@@ -191,6 +191,44 @@ def test_an_illegal_play_is_not_offered_and_says_why() -> None:
     assert "can&#x27;t follow" in html or "can't follow" in html or "handshake can" in html
 
 
+def _targets_of(session: Session, lang: str = "en") -> dict[str, tuple[str | None, str]]:
+    """The lit targets on the table: action -> (the zone's colour, its label)."""
+    html = session_render(session, lang)[1]
+    found: dict[str, tuple[str | None, str]] = {}
+    zone_colour: str | None = None
+    for _, attrs in Elements(html).tags:
+        if attrs.get("data-zone") in ("expedition", "discard"):
+            zone_colour = attrs.get("data-colour")
+        action = attrs.get("data-action") or ""
+        if action.endswith("-here"):
+            assert action not in found  # one target of each kind at most
+            found[action] = (zone_colour, attrs.get("aria-label") or "")
+    return found
+
+
+@pytest.mark.parametrize("lang, play, discard", [("en", "Play", "Discard"),
+                                                 ("es", "Jugar", "Descartar")])
+def test_a_tapped_card_lights_its_legal_places_and_a_tap_there_moves_it(
+        lang: str, play: str, discard: str) -> None:
+    session, blocked = _turn_with_blocked_card(2)
+    assert _targets_of(session) == {}  # nothing picked: nothing lit
+    session.handle("select", {"card": blocked})  # it can't be played: only its pile is lit
+    found = _targets_of(session, lang)
+    assert list(found) == ["discard-here"] and found["discard-here"][0] == blocked[0]
+    assert found["discard-here"][1].startswith(discard)
+    view = session.view()
+    card = next(c for c in view["hand"] if {"type": "play", "card": c} in view["legal_moves"])
+    session.handle("select", {"card": card})
+    found = _targets_of(session, lang)
+    assert found["play-here"][0] == found["discard-here"][0] == card[0]
+    assert found["play-here"][1].startswith(play)
+    mine = session.view()["expeditions"][session.view()["player"]].get(card[0], [])
+    session.handle("play-here", {})
+    after = session.view()
+    assert after["expeditions"][view["player"]][card[0]] == [*mine, card]
+    assert after["phase"] == "draw" and _targets_of(session) == {}  # to the draw: none lit
+
+
 def test_discarding_locks_that_pile_and_undo_takes_it_back() -> None:
     session = new_session(seed=4)
     session.handle("ready", {})

@@ -48,7 +48,9 @@ def load_saved_match(match: object) -> Seat:
 
 
 MOVE_ACTIONS = ("play", "discard", "draw", "undo", "radio", "airlift", "sabotage",
-                "pick-job", "next-round")
+                "pick-job", "next-round", "play-here", "discard-here")
+"""``play-here`` and ``discard-here`` are the lit expedition and discard pile of the card
+picked: the same moves as Play and Discard."""
 TABLE_ACTIONS = (*MOVE_ACTIONS, "select", "ready", "cancel", "dismiss-mixup")
 """The ``data-action`` values a Session handles; the page handles the others."""
 
@@ -113,6 +115,7 @@ class Session:
                 self._submit(move)
 
     def _move(self, action: str, data: dict[str, str]) -> dict[str, Any] | None:
+        action = action.removesuffix("-here")
         if action in ("play", "discard"):
             if self.ui.selected is None:
                 return None

@@ -78,17 +78,37 @@ def _top_bar_html(names: tuple[str, ...], totals: tuple[int, ...] | None, round_
         totals=totals_html, actions=actions))
 
 
-def _expedition(view: View, player: int, colour: str, lang: str, fresh: str | None) -> Markup:
+def targets(view: View, ui: UiState) -> tuple[str | None, str | None]:
+    """The card picked if it may be played, and if it may be discarded, now: its expedition
+    and its discard pile light up as targets, and a tap on one makes that move."""
+    card = ui.selected if ui.selected in (view.get("hand") or []) else None
+    if card is None:
+        return None, None
+    return (card if is_legal(view, {"type": "play", "card": card}) else None,
+            card if is_legal(view, {"type": "discard", "card": card}) else None)
+
+
+def _target(action: str, card: str, lang: str) -> Markup:
+    """A lit target over an expedition or a discard pile: the picked card's move there."""
+    return el("button", t(lang, f"target.{action}"), type="button", class_="target-btn",
+              data_action=f"{action}-here",
+              aria_label=t(lang, f"action.{action}.card", card=card_name(lang, card)))
+
+
+def _expedition(view: View, player: int, colour: str, lang: str, fresh: str | None,
+                playable: str | None = None) -> Markup:
     cards: list[str] = view["expeditions"][player].get(colour, [])
+    target = playable if playable is not None and playable[0] == colour else None
     return _expedition_html(player, colour, tuple(cards), view["scores"][player].get(colour, 0),
-                            view["names"][player], lang, bool(cards) and cards[-1] == fresh)
+                            view["names"][player], lang, bool(cards) and cards[-1] == fresh,
+                            target)
 
 
 @lru_cache(maxsize=256)
 def _expedition_html(player: int, colour: str, cards: tuple[str, ...], score: int, name: str,
-                     lang: str, fresh_last: bool) -> Markup:
-    """An expedition (its HTML depends on these only: most are unchanged from a click to
-    the next, so they are made once)."""
+                     lang: str, fresh_last: bool, target: str | None) -> Markup:
+    """An expedition, lit as the target of card `target` (its HTML depends on these only:
+    most are unchanged from a click to the next, so they are made once)."""
     listed = ", ".join(card_name(lang, c) for c in cards) or t(lang, "zone.expedition.empty")
     label = t(lang, "zone.expedition", name=name, colour=colour_name(lang, colour, True),
               cards=listed, score=score)
@@ -98,11 +118,13 @@ def _expedition_html(player: int, colour: str, cards: tuple[str, ...], score: in
     )
     score_html = el("span", score if cards else "", class_="exp-score", data_score=True,
                     data_player=player, data_colour=colour)
+    lit = EMPTY if target is None else _target("play", target, lang)
     return region(f"exp-{player}-{colour}", el(
         "div", el("div", icon(colour), score_html, class_="exp-head"),
-        el("div", stack, class_="stack"),
-        class_=f"exp c-{colour}" + ("" if cards else " empty"), data_zone="expedition",
-        data_player=player, data_colour=colour, role="group", aria_label=label))
+        el("div", stack, class_="stack"), lit,
+        class_=f"exp c-{colour}" + ("" if cards else " empty") + (" tap-target" if lit else ""),
+        data_zone="expedition", data_player=player, data_colour=colour, role="group",
+        aria_label=label))
 
 
 _BACK = el("span", class_="back")
@@ -139,10 +161,11 @@ def _who_html(player: int, name: str, job: str | None, charges: int | None, coun
     return region(f"who-{player}", el("div", *parts, class_="who"))
 
 
-def _side(view: View, player: int, lang: str, mine: bool, fresh: str | None) -> Markup:
+def _side(view: View, player: int, lang: str, mine: bool, fresh: str | None,
+          playable: str | None = None) -> Markup:
     heading = (t(lang, "zone.expeditions.mine") if mine
                else t(lang, "zone.expeditions.of", name=view["names"][player]))
-    exps = join(_expedition(view, player, c, lang, fresh) for c in view["colours"])
+    exps = join(_expedition(view, player, c, lang, fresh, playable) for c in view["colours"])
     who = _who(view, player, lang, mine)
     if mine:
         return html('<section class="side mine" aria-label="{heading}">'
@@ -152,18 +175,21 @@ def _side(view: View, player: int, lang: str, mine: bool, fresh: str | None) -> 
                 '<div class="exps">{exps}</div></section>', heading=heading, exps=exps, who=who)
 
 
-def _pile(view: View, colour: str, lang: str, fresh: str | None) -> Markup:
+def _pile(view: View, colour: str, lang: str, fresh: str | None,
+          discardable: str | None = None) -> Markup:
     pile = (view.get("discards") or {}).get(colour) or {"top": None, "size": 0}
     top, size = pile.get("top"), pile.get("size", 0)
+    target = discardable if discardable is not None and discardable[0] == colour else None
     return _pile_html(colour, top, size, is_legal(view, {"type": "draw", "source": colour}),
                       draw_block_reason(view, colour, lang), view.get("locked_pile") == colour,
-                      view.get("shut_pile") == colour, lang, bool(top) and top == fresh)
+                      view.get("shut_pile") == colour, lang, bool(top) and top == fresh,
+                      target)
 
 
 @lru_cache(maxsize=256)
 def _pile_html(colour: str, top: str | None, size: int, source_legal: bool, why: str | None,
-               locked: bool, shut: bool, lang: str, fresh: bool) -> Markup:
-    """A discard pile (made once for these inputs)."""
+               locked: bool, shut: bool, lang: str, fresh: bool, target: str | None) -> Markup:
+    """A discard pile, lit as the target of card `target` (made once for these inputs)."""
     cname = colour_name(lang, colour, True)
     label = (t(lang, "action.draw.pile.top", card=card_name(lang, top), colour=cname) if top
              else t(lang, "action.draw.pile", colour=cname))
@@ -186,7 +212,9 @@ def _pile_html(colour: str, top: str | None, size: int, source_legal: bool, why:
                     data_source=colour, disabled=not source_legal, aria_label=label))
     size_html = el("span", size, class_="pile-size", aria_hidden="true")
     css = "pile" + (" is-locked" if locked else "") + (" is-shut" if shut else "")
-    return region(f"pile-{colour}", el("div", btn, size_html, marker, class_=css,
+    lit = EMPTY if target is None else _target("discard", target, lang)
+    return region(f"pile-{colour}", el("div", btn, size_html, marker, lit,
+                                       class_=css + (" tap-target" if lit else ""),
                                        data_zone="discard", data_colour=colour))
 
 
@@ -214,8 +242,8 @@ def mixup_line(tag: str, mixup: str, lang: str) -> Markup:
               t(lang, f"mixup.{mixup}.hint"), class_="mixup-card", data_mixup=mixup)
 
 
-def _middle(view: View, lang: str, fresh: str | None) -> Markup:
-    piles = join(_pile(view, c, lang, fresh) for c in view["colours"])
+def _middle(view: View, lang: str, fresh: str | None, discardable: str | None = None) -> Markup:
+    piles = join(_pile(view, c, lang, fresh, discardable) for c in view["colours"])
     extra = []
     peek = view.get("deck_peek") or []
     if peek:
@@ -380,6 +408,7 @@ def render_table(view: View, ui: UiState, lang: str, log_html: Markup,
     """The whole table for the player of `view`, with the move log and the page's extras."""
     me = view["player"]
     fresh = fresh_card(view)
+    playable, discardable = targets(view, ui)
     news = EMPTY
     if view.get("mixup") and me not in ui.mixup_seen:
         news = mixup_announcement(view, lang, dismiss=True)
@@ -394,5 +423,6 @@ def render_table(view: View, ui: UiState, lang: str, log_html: Markup,
     return top_bar(view, lang) + el(
         "div", heading, region("more", extras.more), news,
         _side(view, 1 - me, lang, False, fresh),
-        _middle(view, lang, fresh), _side(view, me, lang, True, fresh), hand_area,
+        _middle(view, lang, fresh, discardable), _side(view, me, lang, True, fresh, playable),
+        hand_area,
         _objectives(view, lang), log_html, class_="table")

@@ -77,6 +77,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "setup.calculator": ("Score calculator", "Calculadora de puntos"),
     "rules.close": ("Back", "Volver"),
     "abandon": ("Abandon match", "Abandonar partida"),
+    "target.play": ("Play here", "Jugar aquí"),
+    "target.discard": ("Discard", "Descartar"),
     "abandon.confirm": (
         "Abandon this match? It cannot be resumed.",
         "¿Abandonar esta partida? No se podrá reanudar.",
