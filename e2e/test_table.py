@@ -409,3 +409,55 @@ def test_keyboard_and_spanish(open_app: Callable[..., AppPage]) -> None:
     assert page.locator('[data-action="undo"]').is_enabled()
     label = page.get_attribute('[data-action="draw"][data-source="deck"]', "aria-label")
     assert label is not None and label.startswith("Robar del mazo")
+
+
+ACTIVE = "() => document.activeElement?.dataset.action ?? null"
+
+
+def test_a_whole_turn_takes_at_most_six_keys_and_the_focus_follows_the_turn(
+        open_app: Callable[..., AppPage]) -> None:
+    """Against the Easy computer, by keys alone: from the table's heading, a card picked, played
+    or discarded, and a card drawn; the focus goes to the deck after the play, and back to
+    the hand when the turn comes again; arrow keys move within the hand."""
+    app = open_table(open_app, viewport=DESKTOP)
+    page = app.page
+    page.select_option('[data-option="opponent"]', "easy")
+    page.check('[data-field="starts"][value="0"]')
+    click(page, {"action": "start"})
+    page.wait_for_function("() => document.body.dataset.screen === 'turn'")
+    presses = 0
+
+    def press(key: str) -> None:
+        nonlocal presses
+        presses += 1
+        page.keyboard.press(key)
+
+    for turn in range(2):
+        if turn == 0:
+            press("Tab")  # from the table's heading, to the one card in the tab order
+        else:  # the computer has moved: the focus came back to the hand by itself
+            page.wait_for_function(f"() => ({ACTIVE})() === 'select'")
+        assert page.evaluate(ACTIVE) == "select"
+        assert page.evaluate("document.activeElement.tabIndex") == 0
+        press("Enter")  # pick it
+        assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+        press("Tab")  # to Play, or to Discard when it can't be played
+        assert page.evaluate(ACTIVE) in ("play", "discard")
+        press("Enter")
+        page.wait_for_function(f"() => ({ACTIVE})() === 'draw'")  # the focus is on the deck
+        assert page.evaluate("document.activeElement.dataset.source") == "deck"
+        ring = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
+        assert ring == "rgb(124, 199, 255)"  # blue: not the gold glow of a legal place
+        press("Enter")  # draw
+        assert presses <= 6 * (turn + 1), presses
+        page.wait_for_function("() => !document.body.hasAttribute('data-thinking')"
+                               " && document.body.dataset.screen === 'turn'")
+    # the arrow keys move the focus, and the tab order, within the hand
+    page.wait_for_function(f"() => ({ACTIVE})() === 'select'")
+    first = page.evaluate("document.activeElement.dataset.card")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(ACTIVE) == "select"
+    assert page.evaluate("document.activeElement.dataset.card") != first
+    assert page.evaluate("document.activeElement.tabIndex") == 0
+    assert page.locator('#screen [data-zone="hand"] [tabindex="0"]').count() == 1
+    assert app.page_errors == [] and app.console_errors == []

@@ -231,6 +231,41 @@ def test_a_hint_online_is_each_players_own_and_sends_nothing() -> None:
     run(scenario)
 
 
+DECK = '[data-action="draw"][data-source="deck"]'
+HAND = '[data-zone="hand"] [data-action="select"][tabindex="0"]'
+
+
+def test_the_focus_follows_the_turn_to_the_deck_then_back_to_the_hand() -> None:
+    """Against the computer: once the player has played, the focus goes to the deck; once
+    their turn comes back, to the one card of their hand in the tab order. Frames that move
+    nothing on (a card picked, a tick) leave the focus where the player put it."""
+    async def scenario() -> None:
+        controller = booted(MemoryStorage(), MemoryPage({**FORM, "opponent": "easy"}))
+        page = page_of(controller)
+        controller.click("start", {})
+        session = controller.session
+        assert session is not None and page.shown.screen == "turn"
+        await until(lambda: controller.thinking() is None and session.seat.to_think() is None)
+        view = session.view()
+        card = next(m["card"] for m in view["legal_moves"] if m["type"] == "discard")
+        controller.click("select", {"card": card})
+        assert page.shown.focus is None  # a pick: the focus stays on the card
+        assert page.shown.doc.count('tabindex="0"') == 1
+        assert f'data-card="{card}" aria-pressed="true"' in page.shown.doc
+        controller.click("discard", {})
+        assert page.shown.focus == DECK
+        controller.render()  # the same step again: the focus is left alone
+        assert page.shown.focus is None
+        controller.click("draw", {"source": "deck"})
+        assert page.shown.focus is None  # the computer's turn
+        await until(lambda: controller.thinking() is None and session.seat.to_think() is None
+                    and session.view()["to_act"] == 0)
+        focused = [f.focus for f in page.frames if f.focus is not None]
+        assert focused[-1] == HAND and page.shown.doc.count('tabindex="0"') == 1
+
+    run(scenario)
+
+
 # ---- listeners and plugged screens -----------------------------------------------------------
 
 

@@ -173,6 +173,7 @@ class MatchController:
         self.pace = PACE
         """Seconds a move of the computer takes at least (so the player sees it coming)."""
         self._shown_badge: tuple[Any, ...] | None = None  # what the badge shows (tick)
+        self._turn_step: tuple[Any, ...] | None = None  # the turn's step the last frame showed
         self._save_later = page.after_paint(self._write_save)  # the save waits for the paint
         page.on_window("pagehide", self.hang_up)
         page.on_update_ready(self.render)  # offered between games (update_offer.BETWEEN_GAMES)
@@ -530,10 +531,31 @@ class MatchController:
                 name, doc = self._match_doc(session, remote)
         asking = self.confirm and remote is None and self._showing is session
         rules = render_rules(lang) if self.rules_open else ""
+        step = self._turn_focus(name if self._showing is session else "")
         focus = ('[data-action="abandon-no"]' if asking and session is not None
-                 else '[data-action="rules-close"]' if self.rules_open else None)
+                 else '[data-action="rules-close"]' if self.rules_open else step)
         return Frame(lang, name, doc, self._banners(name, asking), rules,
                      self.thinking() is not None, focus)
+
+    def _turn_focus(self, screen: str) -> str | None:
+        """Where the focus goes as the turn moves on, on the table: once this page's player
+        has played or discarded, to the deck (where they draw); once their turn comes (again),
+        to their hand (its card in the tab order). None on any other frame: the focus stays
+        where the player put it."""
+        session = self.session
+        view = session.view() if session is not None and screen == "turn" else None
+        before = self._turn_step
+        self._turn_step = None if view is None else (
+            view.get("round"), view.get("phase"), view.get("to_act"), len(view.get("log") or []))
+        if view is None or before is None or before == self._turn_step:
+            return None
+        if view.get("to_act") != view.get("player"):
+            return None
+        if view.get("phase") == "draw":
+            return '[data-action="draw"][data-source="deck"]'
+        if view.get("phase") == "play" and before[1:3] != ("play", view.get("player")):
+            return '[data-zone="hand"] [data-action="select"][tabindex="0"]'
+        return None
 
     def _match_doc(self, session: Session, remote: Remote | None) -> tuple[str, str]:
         """(screen name, keyed HTML) of the match; an online one under its connection badge."""

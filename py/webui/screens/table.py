@@ -263,20 +263,26 @@ def _hand(view: View, ui: UiState, lang: str, fresh: str | None) -> Markup:
     marked = False  # equal handshakes share a code: mark only one as picked
     seen: dict[str, int] = {}
     playing = view.get("phase") == "play"
-    for code in sort_hand(view.get("hand") or []):
+    hand = sort_hand(view.get("hand") or [])
+    # one card in the tab order (the picked one, else the first): arrow keys move within the
+    # hand (static/keys.js)
+    tab_card = ui.selected if ui.selected in hand else (hand[0] if hand else None)
+    for code in hand:
         seen[code] = seen.get(code, 0) + 1
         picked = code == ui.selected and not marked
         marked = marked or picked
+        tab = can_pick and code == tab_card and seen[code] == 1
         cards.append(_hand_card(code, seen[code], picked, code == fresh and playing, can_pick,
-                                lang))
+                                lang, tab))
     return region("hand", el("div", *cards, class_="hand", data_zone="hand",
                              data_player=me, role="group", aria_label=t(lang, "zone.hand.mine")))
 
 
 @lru_cache(maxsize=512)
 def _hand_card(code: str, copy: int, picked: bool, fresh: bool, can_pick: bool,
-               lang: str) -> Markup:
-    """A card of the hand as a button (`copy`: 1, 2, 3 for equal handshakes)."""
+               lang: str, tab: bool = False) -> Markup:
+    """A card of the hand as a button (`copy`: 1, 2, 3 for equal handshakes); while cards
+    can be picked, only the `tab` one is in the tab order."""
     colour, number = parse_card(code)
     css = f"card hand-card c-{colour}" + (" handshake" if number is None else "")
     if picked:
@@ -287,7 +293,8 @@ def _hand_card(code: str, copy: int, picked: bool, fresh: bool, can_pick: bool,
                   el("button", card_inner(code), type="button", class_=css,
                      data_action="select", data_card=code,
                      aria_pressed="true" if picked else "false",
-                     aria_label=card_name(lang, code), disabled=not can_pick))
+                     aria_label=card_name(lang, code), disabled=not can_pick,
+                     tabindex=None if not can_pick else "0" if tab else "-1"))
 
 
 def _status(view: View, ui: UiState, lang: str, thinking: str | None) -> Markup:
