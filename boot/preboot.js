@@ -16,6 +16,16 @@
   }).observe({ type: "paint", buffered: true });
 })();
 
+// A player with no history yet (no match finished on this device) is offered the guided
+// first round at the top of the setup form; others find it among the links below it
+// (html[data-first-game], static/app.css).
+try {
+  document.documentElement.dataset.firstGame =
+    String(localStorage.getItem("lostcities.history") === null);
+} catch (error) {
+  document.documentElement.dataset.firstGame = "false";  // storage not readable
+}
+
 // Before Python has booted, the setup form already works: a press on Start is remembered
 // (body[data-pending-start="true"]) and the match starts as soon as Python is ready
 // (py/webui/browser/main.py reads the form's values then). Once the page is ready this does nothing.

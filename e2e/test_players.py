@@ -116,6 +116,9 @@ def test_stats_survive_a_reload_an_offline_boot_and_a_move_by_file(
     with ExitStack() as stack:
         url = serve(stack, site)
         first_visit(Player(context, page, page_errors=errors), url)
+        # a player with a history finds the guided round among the links, not at the top
+        assert page.locator(".first-game").is_hidden()
+        assert page.locator('.setup-links [data-action="guide"]').is_visible()
         assert stats_shown(page) == want
         with page.expect_download() as download:
             page.click('[data-action="export-stats"]')
@@ -209,7 +212,12 @@ def test_the_guide_is_completed_by_clicks_and_can_be_skipped(
         open_app: Callable[..., AppPage]) -> None:
     app = open_app(setup=lambda page: page.emulate_media(reduced_motion="reduce"))
     page = app.page
-    page.click('[data-action="guide"]')
+    # no history yet: the guided round is offered at the top of the setup, above the fold
+    offer = page.locator('.first-game [data-action="guide"]')
+    box = offer.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"]
+    assert page.locator('.setup-links [data-action="guide"]').is_hidden()
+    offer.click()
     wait_screen(page, "turn")
     panel = page.locator("#screen [data-guide]")
     steps = int(panel.get_attribute("data-steps") or "")
@@ -222,6 +230,8 @@ def test_the_guide_is_completed_by_clicks_and_can_be_skipped(
             + '#screen [data-action="draw"]:not([disabled])') !== null;
         }""", arg=str(step))
         move = json.loads(panel.get_attribute("data-move") or "")
+        pointed = page.locator("#screen .guided")  # what the step asks for is lit
+        assert pointed.count() >= 1
         if move["type"] == "draw":
             source = move.get("source", "deck")
             page.click(f'#screen [data-action="draw"][data-source="{source}"]')
@@ -237,7 +247,7 @@ def test_the_guide_is_completed_by_clicks_and_can_be_skipped(
     page.click('#app [data-action="abandon-yes"]')
     wait_screen(page, "setup")
     assert page.evaluate(f"() => localStorage.getItem('{HISTORY_KEY}')") is None
-    page.click('[data-action="guide"]')
+    page.click('[data-action="guide"]:visible')
     wait_screen(page, "turn")
     page.click('#screen [data-action="guide-skip"]')
     wait_screen(page, "setup")

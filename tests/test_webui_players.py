@@ -352,6 +352,17 @@ def test_the_guide_is_completed_by_its_own_moves_and_refuses_others() -> None:
             assert (panel["data-guide"], panel["data-step"]) == ("step", str(step))
             move = json.loads(unescape(panel["data-move"] or ""))
             view = seat.view()
+            lit = shown(controller).find(class_=None)
+            guided = [a for _, a, _ in lit if "guided" in (a.get("class") or "").split()]
+            if move["type"] == "draw":  # the pile to draw from (the deck when any will do)
+                assert [a["data-source"] for a in guided] == [move.get("source", "deck")]
+            else:  # the card asked for; its button once it is picked
+                assert [a["data-card"] for a in guided] == [move["card"]]
+                controller.click("select", {"card": move["card"]})
+                guided = [a for _, a, _ in shown(controller).find(class_=None)
+                          if "guided" in (a.get("class") or "").split()]
+                assert [a.get("data-action") for a in guided] == ["select", move["type"]]
+                controller.click("select", {"card": move["card"]})  # put down again
             if step == 0:  # anything else is refused, and nothing changes
                 click_move(controller, {"type": "play", "card": "Y3"})
                 assert "The guide asks for another move" in page_of(controller).shown.doc

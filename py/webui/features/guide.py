@@ -109,6 +109,13 @@ class GuideMatch(BotMatch):
         """See `Seat.panel`: the guide's panel over the table, on the turn screen."""
         return render_guide(self, lang) if screen == "turn" else None
 
+    def pointing(self) -> Move | None:
+        """See `Seat.pointing`: the step's move, while the guide lasts and the player is to
+        move."""
+        if not self.guiding or self.view().get("to_act") != self.human:
+            return None
+        return STEPS[self.step].move
+
     def skip_guide(self) -> bool:
         """See `Seat.skip_guide`: the guide's match ends."""
         return True

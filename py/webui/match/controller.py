@@ -566,7 +566,8 @@ class MatchController:
         thinking = None if who is None else t(lang, "bot.thinking", name=view["names"][who])
         hint = render_hint(view, self.hint, lang) if name == "turn" else EMPTY
         more = join(part(view, session.seat, name, lang) for part in self._parts)
-        doc = render_doc(view, ui, lang, Extras(thinking, hint, self.page.log_open(), more))
+        doc = render_doc(view, ui, lang, Extras(thinking, hint, self.page.log_open(), more,
+                                                session.seat.pointing()))
         if remote is None:
             return name, doc
         self._shown_badge = _badge(remote)

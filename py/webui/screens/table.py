@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from collections.abc import Mapping
 from typing import Any
 
 from webui.kernel.uistate import UiState
@@ -35,6 +36,9 @@ class Extras:
     more: Markup = EMPTY
     """What plugged features add (controller.add_part): on the table under its heading, on
     the match-end screen under the final scores."""
+    pointing: Mapping[str, Any] | None = None
+    """The move the seat points its player at (the guide's step: `Seat.pointing`): what it
+    asks for is lit on the table (class ``guided``)."""
 
 
 def fresh_card(view: View) -> str | None:
@@ -76,6 +80,20 @@ def _top_bar_html(names: tuple[str, ...], totals: tuple[int, ...] | None, round_
         '<span class="totals">{totals}</span><span class="bar-actions">{actions}</span>'
         "</header>", round=t(lang, "round.of", round=round_, rounds=rounds),
         totals=totals_html, actions=actions))
+
+
+def pointed(move: Mapping[str, Any] | None, ui: UiState) -> frozenset[str]:
+    """What to light for the move the player is pointed at: its card in the hand
+    (``card:YH``), then, once that card is picked, its button (``action:play``), or the pile
+    to draw from (``draw:deck``, ``draw:Y``; the deck when any pile will do)."""
+    if not move:
+        return frozenset()
+    kind, card = move.get("type"), move.get("card")
+    if kind in ("play", "discard") and isinstance(card, str):
+        return frozenset({f"card:{card}", *([f"action:{kind}"] if ui.selected == card else [])})
+    if kind == "draw":
+        return frozenset({f"draw:{move.get('source', 'deck')}"})
+    return frozenset()
 
 
 def targets(view: View, ui: UiState) -> tuple[str | None, str | None]:
@@ -176,20 +194,22 @@ def _side(view: View, player: int, lang: str, mine: bool, fresh: str | None,
 
 
 def _pile(view: View, colour: str, lang: str, fresh: str | None,
-          discardable: str | None = None) -> Markup:
+          discardable: str | None = None, lit: frozenset[str] = frozenset()) -> Markup:
     pile = (view.get("discards") or {}).get(colour) or {"top": None, "size": 0}
     top, size = pile.get("top"), pile.get("size", 0)
     target = discardable if discardable is not None and discardable[0] == colour else None
     return _pile_html(colour, top, size, is_legal(view, {"type": "draw", "source": colour}),
                       draw_block_reason(view, colour, lang), view.get("locked_pile") == colour,
                       view.get("shut_pile") == colour, lang, bool(top) and top == fresh,
-                      target)
+                      target, f"draw:{colour}" in lit)
 
 
 @lru_cache(maxsize=256)
 def _pile_html(colour: str, top: str | None, size: int, source_legal: bool, why: str | None,
-               locked: bool, shut: bool, lang: str, fresh: bool, target: str | None) -> Markup:
-    """A discard pile, lit as the target of card `target` (made once for these inputs)."""
+               locked: bool, shut: bool, lang: str, fresh: bool, target: str | None,
+               guided: bool) -> Markup:
+    """A discard pile, lit as the target of card `target`, its draw `guided` (made once for
+    these inputs)."""
     cname = colour_name(lang, colour, True)
     label = (t(lang, "action.draw.pile.top", card=card_name(lang, top), colour=cname) if top
              else t(lang, "action.draw.pile", colour=cname))
@@ -208,7 +228,8 @@ def _pile_html(colour: str, top: str | None, size: int, source_legal: bool, why:
     else:
         face = el("span", icon(colour), class_=f"slot c-{colour}")
     btn = region(f"draw-{colour}",
-                 el("button", face, type="button", class_="pile-btn", data_action="draw",
+                 el("button", face, type="button",
+                    class_="pile-btn" + (" guided" if guided else ""), data_action="draw",
                     data_source=colour, disabled=not source_legal, aria_label=label))
     size_html = el("span", size, class_="pile-size", aria_hidden="true")
     css = "pile" + (" is-locked" if locked else "") + (" is-shut" if shut else "")
@@ -218,18 +239,19 @@ def _pile_html(colour: str, top: str | None, size: int, source_legal: bool, why:
                                        data_zone="discard", data_colour=colour))
 
 
-def _deck(view: View, lang: str) -> Markup:
+def _deck(view: View, lang: str, lit: frozenset[str] = frozenset()) -> Markup:
     return _deck_html(view.get("deck_count", 0),
-                      is_legal(view, {"type": "draw", "source": "deck"}), lang)
+                      is_legal(view, {"type": "draw", "source": "deck"}), lang, "draw:deck" in lit)
 
 
 @lru_cache(maxsize=32)
-def _deck_html(count: int, ok: bool, lang: str) -> Markup:
-    """The deck (made once for these inputs)."""
+def _deck_html(count: int, ok: bool, lang: str, guided: bool = False) -> Markup:
+    """The deck, its draw `guided` (made once for these inputs)."""
     label = t(lang, "action.draw.deck", count=count)
     face = el("span", el("span", count, class_="deck-count"), class_="card back-card",
               aria_hidden="true")
-    btn = region("draw-deck", el("button", face, type="button", class_="pile-btn",
+    btn = region("draw-deck", el("button", face, type="button",
+                                 class_="pile-btn" + (" guided" if guided else ""),
                                  data_action="draw", data_source="deck", disabled=not ok,
                                  aria_label=label))
     caption = el("span", t(lang, "zone.deck"), class_="pile-size", aria_hidden="true")
@@ -242,8 +264,9 @@ def mixup_line(tag: str, mixup: str, lang: str) -> Markup:
               t(lang, f"mixup.{mixup}.hint"), class_="mixup-card", data_mixup=mixup)
 
 
-def _middle(view: View, lang: str, fresh: str | None, discardable: str | None = None) -> Markup:
-    piles = join(_pile(view, c, lang, fresh, discardable) for c in view["colours"])
+def _middle(view: View, lang: str, fresh: str | None, discardable: str | None = None,
+            lit: frozenset[str] = frozenset()) -> Markup:
+    piles = join(_pile(view, c, lang, fresh, discardable, lit) for c in view["colours"])
     extra = []
     peek = view.get("deck_peek") or []
     if peek:
@@ -252,11 +275,12 @@ def _middle(view: View, lang: str, fresh: str | None, discardable: str | None = 
     mixup = view.get("mixup")
     if mixup:
         extra.append(mixup_line("div", mixup, lang))
-    return el("section", el("div", piles, _deck(view, lang), class_="piles"), *extra,
+    return el("section", el("div", piles, _deck(view, lang, lit), class_="piles"), *extra,
               class_="middle", aria_label=t(lang, "zone.piles"))
 
 
-def _hand(view: View, ui: UiState, lang: str, fresh: str | None) -> Markup:
+def _hand(view: View, ui: UiState, lang: str, fresh: str | None,
+          lit: frozenset[str] = frozenset()) -> Markup:
     me = view["player"]
     can_pick = view.get("phase") == "play" and view.get("to_act") == me and bool(legal(view))
     cards = []
@@ -273,22 +297,24 @@ def _hand(view: View, ui: UiState, lang: str, fresh: str | None) -> Markup:
         marked = marked or picked
         tab = can_pick and code == tab_card and seen[code] == 1
         cards.append(_hand_card(code, seen[code], picked, code == fresh and playing, can_pick,
-                                lang, tab))
+                                lang, tab, f"card:{code}" in lit and seen[code] == 1))
     return region("hand", el("div", *cards, class_="hand", data_zone="hand",
                              data_player=me, role="group", aria_label=t(lang, "zone.hand.mine")))
 
 
 @lru_cache(maxsize=512)
 def _hand_card(code: str, copy: int, picked: bool, fresh: bool, can_pick: bool,
-               lang: str, tab: bool = False) -> Markup:
+               lang: str, tab: bool = False, guided: bool = False) -> Markup:
     """A card of the hand as a button (`copy`: 1, 2, 3 for equal handshakes); while cards
-    can be picked, only the `tab` one is in the tab order."""
+    can be picked, only the `tab` one is in the tab order; `guided`: the one asked for."""
     colour, number = parse_card(code)
     css = f"card hand-card c-{colour}" + (" handshake" if number is None else "")
     if picked:
         css += " selected"
     if fresh:
         css += " fresh"
+    if guided:
+        css += " guided"
     return region(f"card-{code}-{copy}",
                   el("button", card_inner(code), type="button", class_=css,
                      data_action="select", data_card=code,
@@ -319,7 +345,7 @@ def _status(view: View, ui: UiState, lang: str, thinking: str | None) -> Markup:
                                aria_live="polite"))
 
 
-def _actions(view: View, ui: UiState, lang: str) -> Markup:
+def _actions(view: View, ui: UiState, lang: str, lit: frozenset[str] = frozenset()) -> Markup:
     card = ui.selected if ui.selected in (view.get("hand") or []) else None
     play_ok = card is not None and is_legal(view, {"type": "play", "card": card})
     discard_ok = card is not None and is_legal(view, {"type": "discard", "card": card})
@@ -327,21 +353,25 @@ def _actions(view: View, ui: UiState, lang: str) -> Markup:
     play_label = t(lang, "action.play.card", card=name) if card else t(lang, "action.play")
     discard_label = (t(lang, "action.discard.card", card=name) if card
                      else t(lang, "action.discard"))
+    guided = "play" if "action:play" in lit else "discard" if "action:discard" in lit else None
     return _actions_html(play_ok, discard_ok, has_type(view, "undo"), play_label, discard_label,
-                         lang)
+                         lang, guided)
 
 
 @lru_cache(maxsize=64)
 def _actions_html(play_ok: bool, discard_ok: bool, undo_ok: bool, play_label: str,
-                  discard_label: str, lang: str) -> Markup:
-    """The play, discard and undo buttons (made once for these inputs)."""
+                  discard_label: str, lang: str, guided: str | None = None) -> Markup:
+    """The play, discard and undo buttons, the `guided` one lit (made once for these
+    inputs)."""
+    lit = {action: " guided" if action == guided else "" for action in ("play", "discard")}
     return region("actions", el(
         "div",
         region("play", button("play", t(lang, "action.play"), disabled=not play_ok,
-                              css="btn primary", aria_label=play_label, describedby="why")),
+                              css="btn primary" + lit["play"], aria_label=play_label,
+                              describedby="why")),
         region("discard", button("discard", t(lang, "action.discard"),
-                                 disabled=not discard_ok, css="btn", aria_label=discard_label,
-                                 describedby="why")),
+                                 disabled=not discard_ok, css="btn" + lit["discard"],
+                                 aria_label=discard_label, describedby="why")),
         region("undo", button("undo", "↶ " + t(lang, "action.undo"), disabled=not undo_ok,
                               css="btn ghost", aria_label=t(lang, "action.undo.label"))),
         class_="actions"))
@@ -416,6 +446,7 @@ def render_table(view: View, ui: UiState, lang: str, log_html: Markup,
     me = view["player"]
     fresh = fresh_card(view)
     playable, discardable = targets(view, ui)
+    lit = pointed(extras.pointing, ui)
     news = EMPTY
     if view.get("mixup") and me not in ui.mixup_seen:
         news = mixup_announcement(view, lang, dismiss=True)
@@ -424,12 +455,13 @@ def render_table(view: View, ui: UiState, lang: str, log_html: Markup,
                                       class_="turn-title", tabindex="-1")
                      if turn_name else EMPTY)
     hand_area = region("hand-area", el(
-        "section", _status(view, ui, lang, extras.thinking), _hand(view, ui, lang, fresh),
-        _actions(view, ui, lang), _skills(view, ui, lang), region("hint", extras.hint),
+        "section", _status(view, ui, lang, extras.thinking), _hand(view, ui, lang, fresh, lit),
+        _actions(view, ui, lang, lit), _skills(view, ui, lang), region("hint", extras.hint),
         class_="hand-area", aria_label=t(lang, "zone.hand.mine")))
     return top_bar(view, lang) + el(
         "div", heading, region("more", extras.more), news,
         _side(view, 1 - me, lang, False, fresh),
-        _middle(view, lang, fresh, discardable), _side(view, me, lang, True, fresh, playable),
+        _middle(view, lang, fresh, discardable, lit),
+        _side(view, me, lang, True, fresh, playable),
         hand_area,
         _objectives(view, lang), log_html, class_="table")

@@ -74,6 +74,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rules.open": ("Rules", "Reglas"),
     "setup.stats": ("Statistics", "Estadísticas"),
     "setup.guide": ("First game: a guided round", "Primera partida: una ronda guiada"),
+    "setup.guide.first": ("New to Lost Cities? Play a guided first round",
+                          "¿Nuevo en Lost Cities? Juega una primera ronda guiada"),
     "setup.calculator": ("Score calculator", "Calculadora de puntos"),
     "rules.close": ("Back", "Volver"),
     "abandon": ("Abandon match", "Abandonar partida"),

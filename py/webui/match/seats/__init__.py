@@ -225,6 +225,11 @@ class Seat:
         nothing."""
         return None
 
+    def pointing(self) -> Move | None:
+        """The move the seat points its player at, lit on the table (the guide's step);
+        None: none."""
+        return None
+
     def skip_guide(self) -> bool:
         """The player skips the guide: True if this match is the guide's (its prepared deal is
         for the guide alone: the match is to end), False (nothing to skip) otherwise."""
