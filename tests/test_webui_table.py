@@ -364,3 +364,17 @@ def test_the_save_is_the_match_and_its_ui_state_and_resumes_exactly() -> None:
                         break
             else:
                 click_bot_step(session, rng)
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Ana discarded"), ("es", "Ana descartó")])
+def test_the_last_move_is_read_out_from_a_live_region(lang: str, said: str) -> None:
+    session = new_session(seed=4)
+    session.handle("ready", {})
+    live = re.compile(r'<p data-region="last-move" class="visually-hidden" data-last-move '
+                      r'role="status" aria-live="polite">([^<]*)</p>')
+    assert live.findall(session_render(session, lang)[1]) == [""]  # nothing played yet
+    card = session.view()["hand"][0]
+    session.handle("select", {"card": card})
+    session.handle("discard", {})
+    (text,) = live.findall(session_render(session, lang)[1])
+    assert text.startswith(said)

@@ -299,7 +299,9 @@ def render_doc(view: View, ui: UiState, lang: str, extras: Extras = Extras()) ->
         return render_handoff(view, ui, lang)
     if name == "jobs":
         return render_jobs(view, lang)
-    return render_table(view, ui, lang, render_log(view, lang, extras.log_open), extras)
+    events = [e for e in (view.get("log") or []) if isinstance(e, dict)]
+    last = log_line(view, events[-1], lang) if events else ""
+    return render_table(view, ui, lang, render_log(view, lang, extras.log_open), extras, last)
 
 
 def render_screen(view: View, ui: UiState, lang: str) -> str:

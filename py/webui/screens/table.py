@@ -441,8 +441,9 @@ def mixup_announcement(view: View, lang: str, dismiss: bool) -> Markup:
 
 
 def render_table(view: View, ui: UiState, lang: str, log_html: Markup,
-                 extras: Extras = Extras()) -> Markup:
-    """The whole table for the player of `view`, with the move log and the page's extras."""
+                 extras: Extras = Extras(), last_move: str = "") -> Markup:
+    """The whole table for the player of `view`, with the move log and the page's extras;
+    `last_move` (the log's last line) is read out by screen readers as it changes."""
     me = view["player"]
     fresh = fresh_card(view)
     playable, discardable = targets(view, ui)
@@ -458,8 +459,10 @@ def render_table(view: View, ui: UiState, lang: str, log_html: Markup,
         "section", _status(view, ui, lang, extras.thinking), _hand(view, ui, lang, fresh, lit),
         _actions(view, ui, lang, lit), _skills(view, ui, lang), region("hint", extras.hint),
         class_="hand-area", aria_label=t(lang, "zone.hand.mine")))
+    said = region("last-move", el("p", last_move, class_="visually-hidden",
+                                  data_last_move=True, role="status", aria_live="polite"))
     return top_bar(view, lang) + el(
-        "div", heading, region("more", extras.more), news,
+        "div", heading, said, region("more", extras.more), news,
         _side(view, 1 - me, lang, False, fresh),
         _middle(view, lang, fresh, discardable, lit),
         _side(view, me, lang, True, fresh, playable),
