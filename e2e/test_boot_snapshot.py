@@ -5,8 +5,7 @@ way a page booted; a damaged snapshot, one from another build and one that fails
 dropped and the page boots the normal way, with no difference to the player.
 
 Served like Netlify (its Content-Security-Policy included) in persistent profiles, with
-test_pwa.py's fixtures; rounds are played by test_table.py's click-bot, which checks the scores
-shown against the engine's.
+test_pwa.py's fixtures.
 """
 
 from __future__ import annotations
@@ -41,7 +40,6 @@ from test_pwa import (  # noqa: F401  (fixtures)
     site,
     start_pass_and_play,
 )
-from test_table import ClickBot
 
 BOOT = "() => document.documentElement.dataset.boot"
 WASM = "() => document.documentElement.dataset.wasm"
@@ -127,21 +125,9 @@ def reboot(player: Player, expected: str) -> None:
     assert player.page.evaluate(BOOT) == expected, warnings
 
 
-def play_a_round(page: Page, seed: int) -> None:
-    """From the setup screen (or a finished match), a one-round match to its end by the
-    click-bot, which checks the scores shown."""
-    if screen(page) == "match-end":
-        page.click('[data-action="new-match"]')
-    start_pass_and_play(page)
-    bot = ClickBot(page, seed)
-    assert bot.play_until(("match-end",)) == "match-end"
-    bot.step()  # checks the breakdown and the totals
-
-
 def plays(page: Page) -> None:
     """The match resumed (or a new one from the setup or a finished match) goes on for a few
-    turns by clicks: the page booted plays (a whole round is played after the first snapshot
-    boot)."""
+    turns by clicks: the page booted plays."""
     if screen(page) == "match-end":
         page.click('[data-action="new-match"]')
     if screen(page) == "setup":
@@ -168,7 +154,7 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
         # first frame has them not to compete with.
         asked = page.evaluate(ASKED)
         assert asked["from"] <= asked["snapshot"] and asked["from"] <= asked["wasm"], asked
-        play_a_round(page, seed=1)
+        plays(page)
         # Booted from a snapshot, the page takes no other.
         assert page.evaluate(SNAPSHOT) is None
     assert server_is_down(url)

@@ -110,7 +110,8 @@ def inject(page: Page, text: str) -> None:
 # ---- the tests ------------------------------------------------------------------------------
 
 
-def test_both_screens_agree_and_the_guest_got_the_hosts_options(online_match: Match) -> None:
+def test_both_screens_agree_the_guest_got_the_hosts_options_and_leaving_asks_first(
+        online_match: Match) -> None:
     host, guest = online_match.host.page, online_match.guest.page
     wait_connection("connected", host, guest)
     online_match.play(6)
@@ -122,6 +123,13 @@ def test_both_screens_agree_and_the_guest_got_the_hosts_options(online_match: Ma
     assert [v["player"] for v in views] == [0, 1]
     assert "Ben" in host.inner_text(".online-status")
     assert views[0]["names"][0] in guest.inner_text(".online-status")
+    # leaving a match being played asks first: the table's Abandon is the one way out
+    mark = online_match.play(2)
+    assert guest.locator('.online-status [data-action="leave-room"]').count() == 0
+    guest.click('[data-action="abandon"]')
+    guest.click('[role="alertdialog"] [data-action="stay"]')
+    assert guest.locator('[role="alertdialog"]').count() == 0
+    assert sync_of(guest) == mark and saved_text(guest, GUEST_KEY)
     assert not online_match.host.page_errors and not online_match.guest.page_errors
 
 
@@ -208,16 +216,6 @@ def test_host_closed_then_back_then_gone_for_good(online_match: Match) -> None:
     assert sync_of(guest) == mark
     guest.click('.online-status [data-action="leave-room"]')  # no question: it is over
     guest.wait_for_selector('[data-screen="setup"]')
-
-
-def test_leaving_a_match_being_played_asks_first(online_match: Match) -> None:
-    guest = online_match.guest.page
-    mark = online_match.play(2)
-    assert guest.locator('.online-status [data-action="leave-room"]').count() == 0
-    guest.click('[data-action="abandon"]')
-    guest.click('[role="alertdialog"] [data-action="stay"]')
-    assert guest.locator('[role="alertdialog"]').count() == 0
-    assert sync_of(guest) == mark and saved_text(guest, GUEST_KEY)
 
 
 PAYLOAD = "<img src=x onerror=window.__pwned=1>"
