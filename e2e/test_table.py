@@ -461,3 +461,61 @@ def test_a_whole_turn_takes_at_most_six_keys_and_the_focus_follows_the_turn(
     assert page.evaluate("document.activeElement.tabIndex") == 0
     assert page.locator('#screen [data-zone="hand"] [tabindex="0"]').count() == 1
     assert app.page_errors == [] and app.console_errors == []
+
+
+def long_expeditions_save() -> str:
+    """A match against the computer saved mid-round with a whole colour (12 cards) in an
+    expedition on each side: the player's turn to play, a Yellow card picked."""
+    from lostcities.scenario import position
+    from webui.kernel.uistate import UiState
+    from webui.match.seats.computer import BotMatch
+    from webui.match.session import Session
+
+    whole = lambda colour: (f"{colour}H",) * 3 + tuple(f"{colour}{n}" for n in range(2, 11))  # noqa: E731
+    state = position(expeditions=({"Y": whole("Y")}, {"B": whole("B")}),
+                     hands=(("R2", "R5", "G3", "G8", "W4", "W9", "R10", "G10"), ()),
+                     names=("Ana", "Computer (easy)"), seed=5)
+    session = Session(BotMatch(state, "easy", 0, 5), UiState(handoff=False, selected="R2"))
+    text = session.save_text()
+    assert text is not None
+    return text
+
+
+VISIBLE = """() => {
+  const out = [];
+  for (const selector of ['#screen [data-zone="hand"]', '#screen [data-action="play"]',
+                          '#screen [data-action="discard"]']) {
+    const box = document.querySelector(selector).getBoundingClientRect();
+    out.push(box.top >= 0 && box.bottom <= innerHeight && box.height > 0);
+  }
+  return {shown: out, scrollY: scrollY, wide: document.documentElement.scrollWidth <= innerWidth};
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_board_of_twelve_card_expeditions_fits_with_the_hand_in_view(
+        open_app: Callable[..., AppPage], size: str) -> None:
+    save = json.dumps(long_expeditions_save())
+    viewport = PHONE if size == "phone" else {"width": 1280, "height": 800}
+
+    def setup(page: Page) -> None:
+        page.set_viewport_size(viewport)  # type: ignore[arg-type]
+        page.emulate_media(reduced_motion="reduce")
+        page.add_init_script(f"if (!localStorage.getItem('{SAVE_KEY}')) "
+                             f"localStorage.setItem('{SAVE_KEY}', {save});")
+
+    app = open_app(setup=setup)
+    page = app.page
+    page.wait_for_selector('body[data-screen="turn"] #screen [data-zone="hand"]')
+    for lang in ("en", "es"):
+        counts = page.eval_on_selector_all('#screen [data-zone="expedition"] .stack',
+                                           "ss => ss.map(s => s.children.length)")
+        assert sorted(counts)[-2:] == [12, 12]
+        assert page.evaluate(VISIBLE) == {"shown": [True, True, True], "scrollY": 0, "wide": True}
+        assert page.locator("#screen .tap-target").count() == 2  # the picked card's places
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"long-expeditions-{size}-{lang}.png"))
+        if lang == "en":
+            click(page, {"action": "lang"})
+            page.wait_for_function("() => document.documentElement.lang === 'es'")
+    assert app.page_errors == []

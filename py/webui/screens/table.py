@@ -139,7 +139,7 @@ def _expedition_html(player: int, colour: str, cards: tuple[str, ...], score: in
     lit = EMPTY if target is None else _target("play", target, lang)
     return region(f"exp-{player}-{colour}", el(
         "div", el("div", icon(colour), score_html, class_="exp-head"),
-        el("div", stack, class_="stack"), lit,
+        el("div", stack, class_="stack", style=f"--n: {max(len(cards), 1)}"), lit,
         class_=f"exp c-{colour}" + ("" if cards else " empty") + (" tap-target" if lit else ""),
         data_zone="expedition", data_player=player, data_colour=colour, role="group",
         aria_label=label))
