@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import pytest
 from conftest import AppPage, wait_ready
+from test_table import assert_accessible
 from onlinekit import (
     Chooser, buttons, create_room, enter_lobby, join_room, saved_text, seat_of, sync_of,
     wait_connection, wait_synced,
@@ -309,8 +310,16 @@ def test_peerjs_and_the_qr_library_load_only_when_going_online(
     host.page.wait_for_selector(".qr-figure svg.qr")
     assert host.page.inner_text("[data-room-code]") == code
     assert libraries() == sorted(ONLINE_LIBRARIES)
-    guest = open_app(setup=record)
-    join_room(guest, code)
+    assert_accessible(host.page, "waiting room")
+    # the guest follows the join link: the join screen says whose room it is, one way in
+    link = host.page.get_attribute(".join-link a", "href") or ""
+    guest = open_app(query="?" + link.split("?", 1)[1], setup=record)
+    guest.page.wait_for_selector('[data-lobby="join"]')
+    assert guest.page.inner_text("#screen h1") == f"Join {seat_of(host.page, 'host').name}'s room"
+    assert guest.page.locator('[data-action="create-room"]').count() == 0
+    assert_accessible(guest.page, "join screen")
+    guest.page.fill('[data-field="guest-name"]', "Ben")
+    guest.page.click('[data-action="join-room"]')
     wait_synced(host.page, guest.page)
     assert host.page_errors == [] and guest.page_errors == []
 

@@ -25,6 +25,7 @@ from lostcities import Options
 from webui.features.history import MatchRecord, dump
 from webui.features.stats import OPPONENTS, RESULTS, compute_stats
 from test_pwa import Player, first_visit, serve, server_is_down, site  # noqa: F401 (fixture)
+from test_table import assert_accessible
 from webui.features.replay import replay_of
 
 sys.path.insert(0, str(ROOT / "tests"))
@@ -167,8 +168,10 @@ def test_a_replay_steps_by_move_key_turn_round_and_by_itself_to_the_match_end_sc
     page.set_viewport_size(TALL)
     page.click('[data-action="stats"]')
     wait_screen(page, "stats")
+    assert_accessible(page, "stats")
     page.click(f'#screen [data-action="replay"][data-record="{record.id}"]')
     wait_screen(page, "replay")
+    assert_accessible(page, "replay")
     bar = page.locator("#screen [data-replay-step]")
     steps = int(bar.get_attribute("data-steps") or "")
     assert bar.get_attribute("data-step") == "0" and steps > 80
@@ -219,6 +222,7 @@ def test_the_guide_is_completed_by_clicks_and_can_be_skipped(
     assert page.locator('.setup-links [data-action="guide"]').is_hidden()
     offer.click()
     wait_screen(page, "turn")
+    assert_accessible(page, "guide")
     panel = page.locator("#screen [data-guide]")
     steps = int(panel.get_attribute("data-steps") or "")
     assert 6 <= steps <= 8
@@ -273,6 +277,7 @@ def test_the_calculator_gives_the_worked_examples(open_app: Callable[..., AppPag
     page = app.page
     page.click('[data-action="calculator"]')
     wait_screen(page, "calculator")
+    assert_accessible(page, "calculator")
     examples = score_examples()
     assert len(examples) >= 10
     for example in examples:

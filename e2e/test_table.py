@@ -421,8 +421,8 @@ def test_a_whole_turn_takes_at_most_six_keys_and_the_focus_follows_the_turn(
     the hand when the turn comes again; arrow keys move within the hand."""
     app = open_table(open_app, viewport=DESKTOP)
     page = app.page
+    fill_setup(page, rounds=1)
     page.select_option('[data-option="opponent"]', "easy")
-    page.check('[data-field="starts"][value="0"]')
     click(page, {"action": "start"})
     page.wait_for_function("() => document.body.dataset.screen === 'turn'")
     presses = 0
@@ -432,6 +432,16 @@ def test_a_whole_turn_takes_at_most_six_keys_and_the_focus_follows_the_turn(
         presses += 1
         page.keyboard.press(key)
 
+    said: list[str] = []  # what a screen reader announces: the focused control, the live line
+
+    def focused() -> str:
+        said.append(page.locator(":focus").aria_snapshot())
+        return said[-1]
+
+    def live() -> str:
+        said.append(page.inner_text("#screen [data-last-move]"))
+        return said[-1]
+
     for turn in range(2):
         if turn == 0:
             press("Tab")  # from the table's heading, to the one card in the tab order
@@ -439,16 +449,25 @@ def test_a_whole_turn_takes_at_most_six_keys_and_the_focus_follows_the_turn(
             page.wait_for_function(f"() => ({ACTIVE})() === 'select'")
         assert page.evaluate(ACTIVE) == "select"
         assert page.evaluate("document.activeElement.tabIndex") == 0
+        card = str(page.evaluate("document.activeElement.ariaLabel"))
+        assert focused() == f'- button "{card}" [pressed=false]'
         press("Enter")  # pick it
         assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+        assert focused() == f'- button "{card}" [pressed]'
         press("Tab")  # to Play, or to Discard when it can't be played
-        assert page.evaluate(ACTIVE) in ("play", "discard")
+        action = str(page.evaluate(ACTIVE))
+        assert action in ("play", "discard")
+        assert focused() == f'- button "{action.capitalize()} {card}"'
         press("Enter")
         page.wait_for_function(f"() => ({ACTIVE})() === 'draw'")  # the focus is on the deck
         assert page.evaluate("document.activeElement.dataset.source") == "deck"
+        assert live().startswith("Ana played " if action == "play" else "Ana discarded ")
+        assert focused().startswith('- button "Draw from the deck')
         ring = page.evaluate("getComputedStyle(document.activeElement).outlineColor")
         assert ring == "rgb(124, 199, 255)"  # blue: not the gold glow of a legal place
         press("Enter")  # draw
+        page.wait_for_function("() => document.querySelector('#screen [data-last-move]')"
+                               ".textContent.includes(' drew ')")
         assert presses <= 6 * (turn + 1), presses
         page.wait_for_function("() => !document.body.hasAttribute('data-thinking')"
                                " && document.body.dataset.screen === 'turn'")
@@ -460,6 +479,8 @@ def test_a_whole_turn_takes_at_most_six_keys_and_the_focus_follows_the_turn(
     assert page.evaluate("document.activeElement.dataset.card") != first
     assert page.evaluate("document.activeElement.tabIndex") == 0
     assert page.locator('#screen [data-zone="hand"] [tabindex="0"]').count() == 1
+    ARTIFACTS.mkdir(exist_ok=True)  # what was announced, for the record
+    (ARTIFACTS / "screen-reader-turn.txt").write_text("\n".join(said) + "\n", encoding="utf-8")
     assert app.page_errors == [] and app.console_errors == []
 
 
@@ -513,6 +534,7 @@ def test_a_board_of_twelve_card_expeditions_fits_with_the_hand_in_view(
         assert sorted(counts)[-2:] == [12, 12]
         assert page.evaluate(VISIBLE) == {"shown": [True, True, True], "scrollY": 0, "wide": True}
         assert page.locator("#screen .tap-target").count() == 2  # the picked card's places
+        assert_accessible(page, f"a long board ({size}, {lang})")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"long-expeditions-{size}-{lang}.png"))
         if lang == "en":
