@@ -450,14 +450,14 @@ def test_a_whole_turn_takes_at_most_six_keys_and_the_focus_follows_the_turn(
         assert page.evaluate(ACTIVE) == "select"
         assert page.evaluate("document.activeElement.tabIndex") == 0
         card = str(page.evaluate("document.activeElement.ariaLabel"))
-        assert focused() == f'- button "{card}" [pressed=false]'
+        assert focused() == f'- button "{card}"'  # not pressed
         press("Enter")  # pick it
         assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
         assert focused() == f'- button "{card}" [pressed]'
         press("Tab")  # to Play, or to Discard when it can't be played
         action = str(page.evaluate(ACTIVE))
         assert action in ("play", "discard")
-        assert focused() == f'- button "{action.capitalize()} {card}"'
+        assert focused().startswith(f'- button "{action.capitalize()} {card}"')
         press("Enter")
         page.wait_for_function(f"() => ({ACTIVE})() === 'draw'")  # the focus is on the deck
         assert page.evaluate("document.activeElement.dataset.source") == "deck"
@@ -538,6 +538,6 @@ def test_a_board_of_twelve_card_expeditions_fits_with_the_hand_in_view(
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"long-expeditions-{size}-{lang}.png"))
         if lang == "en":
-            click(page, {"action": "lang"})
+            page.click('#screen [data-action="lang"]')
             page.wait_for_function("() => document.documentElement.lang === 'es'")
     assert app.page_errors == []

@@ -206,8 +206,8 @@ def _targets_of(session: Session, lang: str = "en") -> dict[str, tuple[str | Non
     return found
 
 
-@pytest.mark.parametrize("lang, play, discard", [("en", "Play", "Discard"),
-                                                 ("es", "Jugar", "Descartar")])
+@pytest.mark.parametrize("lang, play, discard", [("en", "Play here: ", "Discard here: "),
+                                                 ("es", "Jugar aquí: ", "Descartar aquí: ")])
 def test_a_tapped_card_lights_its_legal_places_and_a_tap_there_moves_it(
         lang: str, play: str, discard: str) -> None:
     session, blocked = _turn_with_blocked_card(2)

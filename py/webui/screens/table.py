@@ -110,7 +110,7 @@ def _target(action: str, card: str, lang: str) -> Markup:
     """A lit target over an expedition or a discard pile: the picked card's move there."""
     return el("button", t(lang, f"target.{action}"), type="button", class_="target-btn",
               data_action=f"{action}-here",
-              aria_label=t(lang, f"action.{action}.card", card=card_name(lang, card)))
+              aria_label=t(lang, f"target.{action}.card", card=card_name(lang, card)))
 
 
 def _expedition(view: View, player: int, colour: str, lang: str, fresh: str | None,

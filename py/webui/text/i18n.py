@@ -80,7 +80,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rules.close": ("Back", "Volver"),
     "abandon": ("Abandon match", "Abandonar partida"),
     "target.play": ("Play here", "Jugar aquí"),
-    "target.discard": ("Discard", "Descartar"),
+    "target.play.card": ("Play here: {card}", "Jugar aquí: {card}"),
+    "target.discard": ("Discard here", "Descartar aquí"),
+    "target.discard.card": ("Discard here: {card}", "Descartar aquí: {card}"),
     "abandon.confirm": (
         "Abandon this match? It cannot be resumed.",
         "¿Abandonar esta partida? No se podrá reanudar.",

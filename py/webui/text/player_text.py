@@ -81,7 +81,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.step": ("Move {step} of {steps}", "Jugada {step} de {steps}"),
     "replay.rounds": ("Go to a round", "Ir a una ronda"),
     "replay.round": ("Round {round}", "Ronda {round}"),
-    "replay.round.end": ("its end", "su final"),
+    "replay.round.end": ("End", "Final"),
     "replay.round.end.label": ("End of round {round}", "Final de la ronda {round}"),
     "replay.turn.prev": ("Previous turn", "Turno anterior"),
     "replay.turn.next": ("Next turn", "Turno siguiente"),
