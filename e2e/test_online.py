@@ -134,20 +134,6 @@ def test_both_screens_agree_the_guest_got_the_hosts_options_and_leaving_asks_fir
     assert not online_match.host.page_errors and not online_match.guest.page_errors
 
 
-def test_guest_tab_closed_mid_match_and_reopening_resumes(online_match: Match) -> None:
-    host, guest = online_match.host.page, online_match.guest.page
-    mark = online_match.play(5)
-    url = guest.url
-    guest.close()
-    wait_connection("lost", host)
-    assert sync_of(host) == mark
-    fresh = reopened(guest, url.split("?")[0])
-    online_match.swap("guest", fresh)
-    assert wait_synced(host, fresh) == mark
-    wait_connection("connected", host, fresh)
-    online_match.play(4)
-
-
 def test_guest_network_lost_until_both_show_lost_then_back_and_the_match_resumes(
         online_match: Match) -> None:
     host, guest = online_match.host.page, online_match.guest.page
@@ -164,11 +150,23 @@ def test_guest_network_lost_until_both_show_lost_then_back_and_the_match_resumes
     assert not online_match.host.page_errors and not online_match.guest.page_errors
 
 
-def test_guest_page_closed_then_rejoins_by_typing_the_code(online_match: Match) -> None:
-    """The guest's page closes; on this device a pass-and-play match is then resumed first
-    (it wins over the saved seat at boot), so the guest abandons it, opens the lobby and types
-    the room code: the saved seat (its token and its match) is taken back."""
-    host = online_match.host.page
+def test_guest_page_closed_then_back_by_reopening_or_by_typing_the_code(
+        online_match: Match) -> None:
+    """The guest's page closes mid-match: the host shows it lost; reopened, the page takes
+    its seat back and the match goes on. It closes again; on this device a pass-and-play
+    match is then resumed first (it wins over the saved seat at boot), so the guest abandons
+    it, opens the lobby and types the room code: the saved seat (its token and its match) is
+    taken back."""
+    host, guest = online_match.host.page, online_match.guest.page
+    mark = online_match.play(5)
+    url = guest.url
+    guest.close()
+    wait_connection("lost", host)
+    assert sync_of(host) == mark
+    fresh = reopened(guest, url.split("?")[0])
+    online_match.swap("guest", fresh)
+    assert wait_synced(host, fresh) == mark
+    wait_connection("connected", host, fresh)
     mark = online_match.play(3)
     context = online_match.guest.page.context
     online_match.guest.page.close()

@@ -204,10 +204,12 @@ class ClickBot:
 
 
 def play_whole_match(app: AppPage, options: tuple[str, ...], seed: int, tag: str) -> ClickBot:
-    """Set up and play a two-round match to the match end, checking screens on the way."""
+    """Set up and play a one-round match to the match end, checking screens on the way (a
+    round's end screen between rounds: `test_the_round_end_screen_is_accessible`; several
+    rounds by buttons: tests/test_webui_table.py)."""
     page = app.page
     assert_accessible(page, "setup")
-    fill_setup(page, rounds=2, options=options)
+    fill_setup(page, rounds=1, options=options)
     click(page, {"action": "start"})
     bot = ClickBot(page, seed)
     if "jobs" in options:
@@ -226,14 +228,10 @@ def play_whole_match(app: AppPage, options: tuple[str, ...], seed: int, tag: str
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     bot.play_until(("handoff",))
     assert_accessible(page, "handoff")
-    bot.play_until(("round-end",))
-    assert_accessible(page, "round-end")
-    screenshot(page, f"round-end-phone{tag}")
     bot.play_until(("match-end",))
     bot.step()  # checks the last round's breakdown and the totals
     assert_accessible(page, "match-end")
     screenshot(page, f"match-end-phone{tag}")
-    assert bot.seen.count("round-end") == 1
     totals = [int(page.locator(f'[data-total][data-player="{p}"]').inner_text()) for p in (0, 1)]
     assert totals == bot.totals
     winner = page.locator("[data-winner]").get_attribute("data-winner")
@@ -540,4 +538,43 @@ def test_a_board_of_twelve_card_expeditions_fits_with_the_hand_in_view(
         if lang == "en":
             page.click('#screen [data-action="lang"]')
             page.wait_for_function("() => document.documentElement.lang === 'es'")
+    assert app.page_errors == []
+
+
+def round_end_save(seed: int = 3) -> str:
+    """A pass-and-play match with every option, played natively at random to the end of its
+    first round of two, saved as the page saves it."""
+    from lostcities import Options
+    from webui.kernel.uistate import UiState
+    from webui.match.seats.local import LocalMatch
+    from webui.match.session import Session
+
+    rng = random.Random(seed)
+    seat = LocalMatch.new(Options(rounds=2, sixth_colour=True, jobs=True, skills=True,
+                                  objectives=True, mixups=True), seed, 0, ("Ana", "Ben"))
+    while seat.view()["phase"] != "round-end":
+        moves = [m for m in seat.view()["legal_moves"] if m["type"] != "undo"]
+        assert seat.submit(rng.choice(moves)) is None
+    text = Session(seat, UiState(handoff=False, jobs_seen=[0, 1])).save_text()
+    assert text is not None
+    return text
+
+
+def test_the_round_end_screen_is_accessible(open_app: Callable[..., AppPage]) -> None:
+    save = json.dumps(round_end_save())
+
+    def setup(page: Page) -> None:
+        page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+        page.emulate_media(reduced_motion="reduce")
+        page.add_init_script(f"if (!localStorage.getItem('{SAVE_KEY}')) "
+                             f"localStorage.setItem('{SAVE_KEY}', {save});")
+
+    app = open_app(setup=setup)
+    page = app.page
+    page.wait_for_selector('body[data-screen="round-end"]')
+    assert page.locator("[data-round-score]").count() == 2
+    assert_accessible(page, "round-end")
+    screenshot(page, "round-end-phone-options")
+    click(page, {"action": "next-round"})
+    page.wait_for_function("() => document.body.dataset.screen !== 'round-end'")
     assert app.page_errors == []
