@@ -482,6 +482,21 @@ def test_a_whole_turn_takes_at_most_six_keys_and_the_focus_follows_the_turn(
     assert app.page_errors == [] and app.console_errors == []
 
 
+def open_saved(open_app: Callable[..., AppPage], save: str,
+               viewport: dict[str, int]) -> AppPage:
+    """The app at `viewport`, reduced motion on, booted on the match `save` (put in storage
+    before the page's first script runs, once)."""
+    text = json.dumps(save)
+
+    def setup(page: Page) -> None:
+        page.set_viewport_size(viewport)  # type: ignore[arg-type]
+        page.emulate_media(reduced_motion="reduce")
+        page.add_init_script(f"if (!localStorage.getItem('{SAVE_KEY}')) "
+                             f"localStorage.setItem('{SAVE_KEY}', {text});")
+
+    return open_app(setup=setup)
+
+
 def long_expeditions_save() -> str:
     """A match against the computer saved mid-round with a whole colour (12 cards) in an
     expedition on each side: the player's turn to play, a Yellow card picked."""
@@ -514,16 +529,8 @@ VISIBLE = """() => {
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_board_of_twelve_card_expeditions_fits_with_the_hand_in_view(
         open_app: Callable[..., AppPage], size: str) -> None:
-    save = json.dumps(long_expeditions_save())
     viewport = PHONE if size == "phone" else {"width": 1280, "height": 800}
-
-    def setup(page: Page) -> None:
-        page.set_viewport_size(viewport)  # type: ignore[arg-type]
-        page.emulate_media(reduced_motion="reduce")
-        page.add_init_script(f"if (!localStorage.getItem('{SAVE_KEY}')) "
-                             f"localStorage.setItem('{SAVE_KEY}', {save});")
-
-    app = open_app(setup=setup)
+    app = open_saved(open_app, long_expeditions_save(), viewport)
     page = app.page
     page.wait_for_selector('body[data-screen="turn"] #screen [data-zone="hand"]')
     for lang in ("en", "es"):
@@ -561,15 +568,7 @@ def round_end_save(seed: int = 3) -> str:
 
 
 def test_the_round_end_screen_is_accessible(open_app: Callable[..., AppPage]) -> None:
-    save = json.dumps(round_end_save())
-
-    def setup(page: Page) -> None:
-        page.set_viewport_size(PHONE)  # type: ignore[arg-type]
-        page.emulate_media(reduced_motion="reduce")
-        page.add_init_script(f"if (!localStorage.getItem('{SAVE_KEY}')) "
-                             f"localStorage.setItem('{SAVE_KEY}', {save});")
-
-    app = open_app(setup=setup)
+    app = open_saved(open_app, round_end_save(), PHONE)
     page = app.page
     page.wait_for_selector('body[data-screen="round-end"]')
     assert page.locator("[data-round-score]").count() == 2
