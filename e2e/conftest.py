@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import (Browser, BrowserContext, BrowserType, ConsoleMessage, Page,
                                  Request)
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -271,21 +273,18 @@ def open_app(browser: Browser, lc_server: Server,
     contexts: list[BrowserContext] = []
     pages: list[Page] = []
 
-    def open_page(
-        query: str = "", ready: bool = True, setup: Callable[[Page], None] | None = None,
-        warm: bool = False, fresh: bool = False,
-    ) -> AppPage:
-        slot = len(pages)
-        if fresh or warm or slot >= 2:
+    def new_page(slot: int, own_context: bool, warm: bool) -> Page:
+        if own_context:
             context = browser.new_context(base_url=lc_server.url)
             if not warm:  # the idle warm-up for next boots: CPU no test here needs
                 context.add_init_script("window.lcWarmUp = false;")
             context.set_default_timeout(STATE_TIMEOUT_MS)
             contexts.append(context)
-            page = context.new_page()
-        else:
-            page = _shared_page(shared_contexts, slot, browser, lc_server)
-        pages.append(page)
+            return context.new_page()
+        return _shared_page(shared_contexts, slot, browser, lc_server)
+
+    def load(page: Page, own_context: bool, query: str, ready: bool,
+             setup: Callable[[Page], None] | None) -> AppPage:
         app = AppPage(page)
 
         def on_request(request: Request) -> None:
@@ -296,8 +295,7 @@ def open_app(browser: Browser, lc_server: Server,
                 app.console_errors.append(message.text)
 
         # a new context's own requests include its service worker's
-        (page.context if contexts and page.context is contexts[-1] else page).on(
-            "request", on_request)
+        (page.context if own_context else page).on("request", on_request)
         page.on("console", on_console)
         page.on("pageerror", lambda error: app.page_errors.append(str(error)))
         if setup is not None:
@@ -308,6 +306,31 @@ def open_app(browser: Browser, lc_server: Server,
         else:  # the setup form is shown once the shell has painted (boot/preboot.js)
             page.wait_for_selector('html[data-shell="painted"]', state="attached")
         return app
+
+    def open_page(
+        query: str = "", ready: bool = True, setup: Callable[[Page], None] | None = None,
+        warm: bool = False, fresh: bool = False,
+    ) -> AppPage:
+        slot = len(pages)
+        own_context = fresh or warm or slot >= 2
+        page = new_page(slot, own_context, warm)
+        pages.append(page)
+        crashed: list[Page] = []
+        page.on("crash", lambda crashed_page: crashed.append(crashed_page))
+        try:
+            return load(page, own_context, query, ready, setup)
+        except PlaywrightError:
+            if not crashed:
+                raise
+        # Chromium's renderer crashed before the app was ready (seen about once in a
+        # thousand boots, in different tests, never reproduced): a browser fault, not the
+        # app's, so the page is opened once more, and the crash is reported as a warning.
+        warnings.warn(f"the renderer crashed while the app booted ({query or '/'}); "
+                      "opened it again", RuntimeWarning, stacklevel=2)
+        page.close()
+        page = new_page(slot, own_context, warm)
+        pages[slot] = page
+        return load(page, own_context, query, ready, setup)
 
     yield open_page
     for page in pages:  # and every other page the test opened in a shared context
