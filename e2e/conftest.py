@@ -9,6 +9,7 @@ and `browser` fixtures work as usual, with `base_url` set to the dev server.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import re
 import shutil
@@ -202,6 +203,14 @@ def wait_ready(
     if "uncaught" in outcome:
         raise AssertionError("the page failed before it was ready: "
                              f"{page_errors or outcome['uncaught']}")
+
+
+def stored_once(key: str, text: str) -> str:
+    """An init script that puts `text` under `key` in localStorage before the page's first
+    script, on the tab's first load only: a reload finds what the page wrote since."""
+    flag = json.dumps(f"planted:{key}")
+    return (f"if (!sessionStorage.getItem({flag})) {{ sessionStorage.setItem({flag}, '1');"
+            f" localStorage.setItem({json.dumps(key)}, {json.dumps(text)}); }}\n")
 
 
 def hold_python(page: Page) -> None:

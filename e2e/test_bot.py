@@ -1,7 +1,9 @@
 """Playing alone against the computer in real Chromium.
 
-One human (player 1) plays a whole match by clicks against the Hard bot. The page shows that
-the computer thinks (body[data-thinking], on for each of its turns) and stays responsive
+One human (player 1) plays by clicks against the Hard bot the rest of a one-round match, saved
+natively with 30 cards left in the deck: the page resumes it, plays it to its end and records
+it. The page shows that the computer thinks (body[data-thinking], on for each of its turns)
+and stays responsive
 meanwhile: real clicks on the Rules button and the move log, made while it thinks, take
 effect while it still thinks (a recorder in the page notes the state at the click and at its
 effect). The same match asks for hints and survives a reload while the bot is thinking.
@@ -12,13 +14,19 @@ Everything is checked by states; how fast a click is handled is measured by
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 
-from conftest import AppPage, wait_ready
+from conftest import AppPage, stored_once, wait_ready
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, ViewportSize
 
+import lostcities
+from webui.match.seats import MATCH_KEY as SAVE_KEY
+
+START_DECK = 30
+"""The match is saved with this many cards in the deck: the page plays the rest of the round."""
 RELOAD_DECK = 24
 """The page reloads while the bot thinks once the deck is down to this."""
 LATE_DECK = 12
@@ -84,13 +92,23 @@ THINKING_OR_OUR_MOVE = "() => document.body.hasAttribute('data-thinking') || (%s
     OUR_MOVE_OR_END)
 
 
-def start_against(app: AppPage, level: str, rounds: int) -> Page:
-    page = app.page
-    page.select_option('[data-option="opponent"]', level)
-    page.select_option('[data-option="rounds"]', str(rounds))
-    page.locator('[data-action="start"]').click()
-    page.wait_for_function("() => document.body.dataset.screen === 'turn'")
-    return page
+def hard_match_save() -> str:
+    """A one-round match against Hard, saved at the human's turn once the deck is down to
+    START_DECK: the moves before are random ones (seeded), made natively."""
+    from webui.kernel.uistate import UiState
+    from webui.match.seats.computer import BotMatch
+    from webui.match.session import Session
+
+    state = lostcities.new_match(lostcities.Options(rounds=1), seed=11, first_player=0,
+                                 names=("Ana", "Computer (hard)"))
+    rng = random.Random(11)
+    moves = 0
+    while not (state.to_act == 0 and state.phase == "play" and len(state.deck) <= START_DECK):
+        moves += state.to_act == 1  # the computer's random stream counts its moves
+        state = lostcities.apply(state, rng.choice(lostcities.legal_moves(state)))
+    text = Session(BotMatch(state, "hard", 0, 11, moves), UiState(handoff=False)).save_text()
+    assert text is not None
+    return text
 
 
 def centre_of(page: Page, selector: str) -> tuple[float, float]:
@@ -163,10 +181,11 @@ def human_turn_step(page: Page, state: dict[str, object]) -> None:
 def test_a_match_against_the_hard_computer(open_app: Callable[..., AppPage]) -> None:
     def setup(page: Page) -> None:
         page.set_viewport_size(TALL)
-        page.add_init_script(RECORDER)
+        page.add_init_script(stored_once(SAVE_KEY, hard_match_save()) + RECORDER)
 
     app = open_app(setup=setup)
-    page = start_against(app, "hard", rounds=1)
+    page = app.page
+    page.wait_for_selector('body[data-screen="turn"]')
     # no hand-off screen, the human's hand face up, the computer's never
     assert page.locator('[data-zone="hand"][data-player="0"] [data-card]').count() == 8
     assert page.locator('[data-zone="hand"][data-player="1"] [data-card]').count() == 0

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 import pytest
-from conftest import STATE_TIMEOUT_MS, AppPage, Server, wait_ready
+from conftest import STATE_TIMEOUT_MS, AppPage, Server, stored_once, wait_ready
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, ViewportSize
 
 import lostcities
@@ -113,9 +113,7 @@ Motion = Literal["reduce", "no-preference"]
 
 def plant(save: str, motion: Motion, viewport: ViewportSize) -> Callable[[Page], None]:
     """Put the save in localStorage before the first boot and record the moves."""
-    script = ("if (!sessionStorage.getItem('planted')) { sessionStorage.setItem('planted', '1');"
-              f" localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(save)}); }}\n"
-              + RECORDER)
+    script = stored_once(SAVE_KEY, save) + RECORDER
 
     def setup(page: Page) -> None:
         page.set_viewport_size(viewport)

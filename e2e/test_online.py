@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
-from conftest import AppPage, wait_ready
+from conftest import AppPage, stored_once, wait_ready
 from test_table import assert_accessible
 from onlinekit import (
     Chooser, buttons, create_room, enter_lobby, join_room, saved_text, seat_of, sync_of,
@@ -173,9 +173,7 @@ def test_guest_page_closed_then_back_by_reopening_or_by_typing_the_code(
     local = Session(LocalMatch.new(lostcities.Options(), 5, 0, ("A", "B"))).save_text()
     fresh = context.new_page()
     record(fresh)
-    fresh.add_init_script(
-        "if (!sessionStorage.getItem('local')) { sessionStorage.setItem('local', '1');"
-        f" localStorage.setItem('lostcities.match', {json.dumps(local)}); }}")
+    fresh.add_init_script(stored_once("lostcities.match", local))
     fresh.goto(host.url.split("?")[0])
     wait_ready(fresh)
     assert fresh.evaluate("() => document.body.dataset.screen") != "waiting"

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conftest import AppPage, wait_ready
+from conftest import AppPage, stored_once, wait_ready
 import pytest
 from playwright.sync_api import Page, Route
 from test_trimmed_runtime import PLUGIN_CHUNKS
@@ -486,13 +486,11 @@ def open_saved(open_app: Callable[..., AppPage], save: str,
                viewport: dict[str, int]) -> AppPage:
     """The app at `viewport`, reduced motion on, booted on the match `save` (put in storage
     before the page's first script runs, once)."""
-    text = json.dumps(save)
 
     def setup(page: Page) -> None:
         page.set_viewport_size(viewport)  # type: ignore[arg-type]
         page.emulate_media(reduced_motion="reduce")
-        page.add_init_script(f"if (!localStorage.getItem('{SAVE_KEY}')) "
-                             f"localStorage.setItem('{SAVE_KEY}', {text});")
+        page.add_init_script(stored_once(SAVE_KEY, save))
 
     return open_app(setup=setup)
 
