@@ -246,7 +246,8 @@ def _shared_page(contexts: list[BrowserContext], slot: int, browser: Browser,
     its earlier pages closed, the app's origin's storage emptied (by the browser, after the
     closed pages' last writes)."""
     while len(contexts) <= slot:
-        context = browser.new_context(base_url=server.url, service_workers="block")
+        context = browser.new_context(base_url=server.url, service_workers="block",
+                                      reduced_motion="reduce")
         context.add_init_script("window.lcWarmUp = false;")
         context.set_default_timeout(STATE_TIMEOUT_MS)
         contexts.append(context)
@@ -272,7 +273,8 @@ def open_app(browser: Browser, lc_server: Server,
     own PeerJS peer, own Web Locks), each page starting on empty storage; a third call, or
     `fresh`, or `warm` makes a new context (its service worker allowed, every request of it
     recorded, the service worker's included). Records requests and errors, sets Playwright's
-    default timeout to STATE_TIMEOUT_MS (a hang guard), turns off the idle warm-up for next
+    default timeout to STATE_TIMEOUT_MS (a hang guard), reduces motion (a test of motion asks
+    for it with page.emulate_media), turns off the idle warm-up for next
     boots (bytecode and boot snapshot: webui/browser/boot/warm.py) unless `warm`, calls
     setup(page) if given (e.g. to add routes or init scripts: on the page, never on a shared
     context), opens lc_server.url + query and waits for data-ready (with ready=False: only for the
@@ -284,7 +286,7 @@ def open_app(browser: Browser, lc_server: Server,
 
     def new_page(slot: int, own_context: bool, warm: bool) -> Page:
         if own_context:
-            context = browser.new_context(base_url=lc_server.url)
+            context = browser.new_context(base_url=lc_server.url, reduced_motion="reduce")
             if not warm:  # the idle warm-up for next boots: CPU no test here needs
                 context.add_init_script("window.lcWarmUp = false;")
             context.set_default_timeout(STATE_TIMEOUT_MS)

@@ -162,8 +162,7 @@ STEP = "(step) => document.querySelector('[data-replay-step]').dataset.step === 
 def test_a_replay_steps_by_move_key_turn_round_and_by_itself_to_the_match_end_scores(
         open_app: Callable[..., AppPage]) -> None:
     text, (record,) = seeded_history((404,), rounds=2)
-    app = open_app(setup=lambda page: (page.emulate_media(reduced_motion="reduce"),
-                                       page.add_init_script(seed_script(text))))
+    app = open_app(setup=lambda page: page.add_init_script(seed_script(text)))
     page = app.page
     page.set_viewport_size(TALL)
     page.click('[data-action="stats"]')
@@ -213,7 +212,7 @@ def test_a_replay_steps_by_move_key_turn_round_and_by_itself_to_the_match_end_sc
 @pytest.mark.slow
 def test_the_guide_is_completed_by_clicks_and_can_be_skipped(
         open_app: Callable[..., AppPage]) -> None:
-    app = open_app(setup=lambda page: page.emulate_media(reduced_motion="reduce"))
+    app = open_app()
     page = app.page
     # no history yet: the guided round is offered at the top of the setup, above the fold
     offer = page.locator('.first-game [data-action="guide"]')

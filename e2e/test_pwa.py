@@ -63,7 +63,7 @@ def open_player(
 
     def launch() -> Player:
         profile = tmp_path / f"profile-{len(contexts)}"
-        context = browser_type.launch_persistent_context(str(profile),
+        context = browser_type.launch_persistent_context(str(profile), reduced_motion="reduce",
                                                          **browser_type_launch_args)
         contexts.append(context)
         context.set_default_timeout(STATE_TIMEOUT_MS)  # waits on states: a guard, not a budget

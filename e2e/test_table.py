@@ -60,14 +60,10 @@ RESULTS_JS = """() => [...document.querySelectorAll('.breakdown')].map(section =
 def open_table(open_app: Callable[..., AppPage], viewport: dict[str, int] = PHONE,
                failed: list[str] | None = None) -> AppPage:
     """The app at `viewport`, booted, on the setup screen; with `failed`, on a first visit (a
-    new context), every response of status 400 or more put in `failed`.
-
-    Reduced motion is on, so that no check (axe's contrast, a screenshot) meets a card halfway
-    through its short animation."""
+    new context), every response of status 400 or more put in `failed`."""
 
     def setup(page: Page) -> None:
         page.set_viewport_size(viewport)
-        page.emulate_media(reduced_motion="reduce")
         if failed is not None:
             page.on("response", lambda r: failed.append(f"{r.status} {r.url}")
                     if r.status >= 400 else None)
@@ -484,12 +480,11 @@ def test_a_whole_turn_takes_at_most_six_keys_and_the_focus_follows_the_turn(
 
 def open_saved(open_app: Callable[..., AppPage], save: str,
                viewport: dict[str, int]) -> AppPage:
-    """The app at `viewport`, reduced motion on, booted on the match `save` (put in storage
-    before the page's first script runs, once)."""
+    """The app at `viewport`, booted on the match `save` (put in storage before the page's
+    first script runs, once)."""
 
     def setup(page: Page) -> None:
         page.set_viewport_size(viewport)  # type: ignore[arg-type]
-        page.emulate_media(reduced_motion="reduce")
         page.add_init_script(stored_once(SAVE_KEY, save))
 
     return open_app(setup=setup)
