@@ -16,15 +16,26 @@
   }).observe({ type: "paint", buffered: true });
 })();
 
+// A long wait for Python shows a bar under the loading line (html[data-long-wait], index.html).
+setTimeout(function () {
+  if (document.documentElement.dataset.ready !== "true") {
+    document.documentElement.dataset.longWait = "true";
+  }
+}, 2500);
+
 // A player with no history yet (no match finished on this device) is offered the guided
 // first round at the top of the setup form; others find it among the links below it
-// (html[data-first-game], static/app.css).
-try {
-  document.documentElement.dataset.firstGame =
-    String(localStorage.getItem("lostcities.history") === null);
-} catch (error) {
-  document.documentElement.dataset.firstGame = "false";  // storage not readable
-}
+// (html[data-first-game], static/app.css). Python asks again each time the setup shows
+// (py/webui/browser/page.py), so a first match finished takes the offer away.
+window.lcFirstGame = function () {
+  try {
+    document.documentElement.dataset.firstGame =
+      String(localStorage.getItem("lostcities.history") === null);
+  } catch (error) {
+    document.documentElement.dataset.firstGame = "false";  // storage not readable
+  }
+};
+window.lcFirstGame();
 
 // Before Python has booted, the setup form already works: a press on Start is remembered
 // (body[data-pending-start="true"]) and the match starts as soon as Python is ready

@@ -106,8 +106,15 @@ async function wasmFromHttpCache() {
   }
 }
 
+/* How far the boot is, on the shell's bar (shown only when the wait is long: index.html). */
+function progress(done) {
+  const bar = document.getElementById("lc-loading-bar");
+  if (bar) bar.value = done;
+}
+
 async function start() {
   performance.mark("lc:runtime-start");  // for scripts/bench_load.py
+  progress(0.2);
   try {
     const app = appZip();
     app.catch(() => {});  // awaited below
@@ -118,6 +125,7 @@ async function start() {
       runtime = await loadRuntime({ indexURL });
       runtime.FS.writeFile(APP_PATH, await app);
     }
+    progress(0.7);
     runtime.runPython(APP_FIRST);
     performance.mark("lc:runtime-ready");
     return runtime;

@@ -243,4 +243,10 @@ def test_a_match_against_the_hard_computer(open_app: Callable[..., AppPage]) -> 
     result = {"0": "won", "1": "lost", "draw": "drawn"}[str(winner)]
     for stat, count in (("played", "1"), (result, "1")):
         assert page.inner_text(f'[data-opponent="hard"][data-stat="{stat}"]') == count
+    # a match finished here: the setup no longer offers the guided first round on top
+    page.click('#screen [data-action="stats-close"]')
+    page.click('#screen [data-action="new-match"]')
+    page.wait_for_selector('body[data-screen="setup"]')
+    assert page.get_attribute("html", "data-first-game") == "false"
+    assert page.locator(".first-game").is_hidden()
     assert not app.page_errors and not app.console_errors, (app.page_errors, app.console_errors)

@@ -241,7 +241,8 @@ def test_a_hostile_message_from_the_guest_stops_the_match_on_the_hosts_page(
     assert after["peer"]["transcript"] == before["peer"]["transcript"]
     assert seat_of(host, "host").stopped  # the save replays, stopped with its evidence
     _, by = buttons(host)
-    assert not {"select", "draw", "play", "discard"} & set(by)  # no move is offered
+    # no move is offered, and Leave room is the one way out (no Abandon beside it)
+    assert not {"select", "draw", "play", "discard", "abandon"} & set(by)
     host.click('.online-status [data-action="leave-room"]')  # nothing left to play: no question
     host.wait_for_selector('[data-screen="setup"]')
     aside = host.evaluate(f"""() => Object.keys(localStorage)
@@ -256,6 +257,7 @@ def test_lobby_says_plainly_when_online_play_cannot_work(
     app.page.context.set_offline(True)
     enter_lobby(app)
     app.page.wait_for_selector('[data-screen="lobby"] >> text=needs a network')
+    assert_accessible(app.page, "lobby (offline)")
     unreachable = open_app("?broker=127.0.0.1:9/none")
     enter_lobby(unreachable)
     unreachable.page.wait_for_selector("text=can't be reached")

@@ -14,6 +14,7 @@ from conftest import AppPage, wait_ready
 from onlinekit import Chooser, create_room, join_room, sync_of, wait_connection, wait_synced
 from playwright.sync_api import Page
 from test_online import CHANNEL
+from test_table import assert_accessible
 
 SOCKETS = """
 (() => {
@@ -62,6 +63,7 @@ def test_a_second_tab_runs_no_seat_until_it_takes_over_and_the_first_then_stops(
     wait_ready(second)
     notice = second.wait_for_selector('[data-screen="elsewhere"] [data-tab="elsewhere"]')
     assert notice is not None and "open in another tab" in notice.inner_text()
+    assert_accessible(second, "the seat open in another tab")
     assert second.evaluate("() => [window.__lcSockets, window.__lcChannels.length]") == [0, 0]
     # the first tab plays on with the host meanwhile; the second still runs nothing
     chooser.step()

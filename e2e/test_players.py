@@ -90,6 +90,19 @@ def seeded_history(seeds: tuple[int, ...], rounds: int = 1) -> tuple[str, list[M
     return dump(records), records
 
 
+FILE_BUTTON = """() => {
+  const input = document.querySelector('input[data-field="import-stats"]');
+  const button = input.closest("label.btn");
+  const [i, b, e] = [input, button, document.querySelector('[data-action="export-stats"]')]
+    .map((x) => x.getBoundingClientRect());
+  return {opacity: getComputedStyle(input).opacity,
+          fills: Math.abs(i.width - b.width) <= 4 && Math.abs(i.height - b.height) <= 4,
+          alike: b.height === e.height && getComputedStyle(button).borderRadius
+                 === getComputedStyle(document.querySelector('[data-action="export-stats"]'))
+                 .borderRadius};
+}"""
+
+
 def seed_script(text: str) -> str:
     """An init script that puts the history `text` in storage when there is none."""
     return (f"if (localStorage.getItem({json.dumps(HISTORY_KEY)}) === null) "
@@ -146,6 +159,8 @@ def test_stats_survive_a_reload_an_offline_boot_and_a_move_by_file(
     other.page.click('[data-action="stats"]')
     wait_screen(other.page, "stats")
     assert other.page.evaluate(STATS) == figures([])["cells"]
+    # the import is a button like Export's: the browser's file box, invisible, fills it
+    assert other.page.evaluate(FILE_BUTTON) == {"opacity": "0", "fills": True, "alike": True}
     other.page.set_input_files('input[data-field="import-stats"]', files=[{
         "name": "history.json", "mimeType": "application/json",
         "buffer": exported.encode("utf-8")}])

@@ -339,6 +339,16 @@ def test_abandon_asks_then_returns_to_setup(open_app: Callable[..., AppPage]) ->
     assert page.evaluate(f"localStorage.getItem('{SAVE_KEY}')") is None
 
 
+LOADING_LINES = """
+window.__lcLoadingLines = [];  // every text the loading line showed
+new MutationObserver(() => {
+  const line = document.getElementById("lc-loading-line");
+  const seen = window.__lcLoadingLines;
+  if (line && seen[seen.length - 1] !== line.textContent) seen.push(line.textContent);
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
 def test_choices_made_while_python_loads_are_kept(open_app: Callable[..., AppPage]) -> None:
     held: list[Route] = []
     released = False
@@ -349,11 +359,23 @@ def test_choices_made_while_python_loads_are_kept(open_app: Callable[..., AppPag
         else:
             held.append(route)
 
-    app = open_app(ready=False, setup=lambda page: page.route("**/pyodide.asm.wasm", hold))
+    def setup(page: Page) -> None:
+        page.route("**/pyodide.asm.wasm", hold)
+        page.add_init_script(LOADING_LINES)
+
+    app = open_app(ready=False, setup=setup)
     page = app.page
     page.set_viewport_size(PHONE)
     page.wait_for_function("document.readyState === 'complete'")
-    fill_setup(page, names=("Zoë", "Ben"), rounds=2, options=("skills",), starts="1")
+    # the language button works before Python does: the shell is in Spanish at once
+    page.click('#setup [data-action="lang"]')
+    assert page.evaluate("document.documentElement.lang") == "es"
+    assert page.locator('[data-action="start"]').inner_text() == "Empezar partida"
+    assert page.locator("#lc-loading-line").inner_text() == "Barajando las cartas"
+    fill_setup(page, names=("", "Ben"), rounds=2, options=("skills",), starts="1")
+    name = page.locator('[data-field="name1"]')
+    name.press_sequentially("Zoë")  # key by key, as a player types
+    assert name.input_value() == "Zoë"
     click(page, {"action": "start"})
     assert page.locator("#setup-wait").is_visible()
     assert page.evaluate("document.documentElement.dataset.ready") is None
@@ -363,10 +385,14 @@ def test_choices_made_while_python_loads_are_kept(open_app: Callable[..., AppPag
     wait_ready(page, page_errors=app.page_errors)
     assert page.evaluate("document.body.dataset.screen") == "handoff"
     assert "Ben" in page.locator("#screen h1").inner_text()  # Ben starts, as chosen
-    assert "Round 1 of 2" in page.locator("#screen .round").inner_text()
+    assert "Ronda 1 de 2" in page.locator("#screen .round").inner_text()  # in Spanish
     click(page, {"action": "ready"})
     assert page.evaluate("document.body.dataset.screen") == "turn"
     assert page.locator('#screen [data-action="radio"]').count() == 1  # skills: on, as chosen
+    assert "Zoë" in page.locator("#screen").inner_text()  # the name typed while loading
+    # the loading line said the player's words only, never the runtime's own
+    assert set(page.evaluate("window.__lcLoadingLines")) <= {
+        "Shuffling the cards", "Barajando las cartas"}
 
 
 def test_keyboard_and_spanish(open_app: Callable[..., AppPage]) -> None:
@@ -403,6 +429,9 @@ def test_keyboard_and_spanish(open_app: Callable[..., AppPage]) -> None:
     assert page.locator('[data-action="undo"]').is_enabled()
     label = page.get_attribute('[data-action="draw"][data-source="deck"]', "aria-label")
     assert label is not None and label.startswith("Robar del mazo")
+    page.click('#screen [data-action="rules"]')  # the Rules page, in Spanish
+    page.wait_for_selector("#rules:not([hidden])")
+    assert_accessible(page, "rules (es)")
 
 
 ACTIVE = "() => document.activeElement?.dataset.action ?? null"
@@ -519,6 +548,14 @@ VISIBLE = """() => {
 }"""
 
 
+LOOK = """(b) => [b.disabled, getComputedStyle(b).borderTopStyle,
+                 getComputedStyle(b).backgroundColor]"""
+OVERLAP = """([a, b]) => {
+  const [p, q] = [a, b].map((s) => document.querySelector(s).getBoundingClientRect());
+  return p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom;
+}"""
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_board_of_twelve_card_expeditions_fits_with_the_hand_in_view(
         open_app: Callable[..., AppPage], size: str) -> None:
@@ -535,9 +572,22 @@ def test_a_board_of_twelve_card_expeditions_fits_with_the_hand_in_view(
         assert_accessible(page, f"a long board ({size}, {lang})")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"long-expeditions-{size}-{lang}.png"))
+        # the lit discard pile's label leaves the pile's size readable
+        assert not page.evaluate(OVERLAP, ['#screen [data-action="discard-here"]',
+                                           '#screen .tap-target .pile-size'])
         if lang == "en":
             page.click('#screen [data-action="lang"]')
             page.wait_for_function("() => document.documentElement.lang === 'es'")
+    # discarded by a tap on the lit pile: in the draw step Play and Discard look disabled
+    # (dashed, unfilled), and the pile's lock marker leaves the card's number readable
+    page.click('#screen [data-action="discard-here"]')
+    page.wait_for_selector("#screen .pile.is-locked .pile-mark")
+    for action in ("play", "discard"):
+        look = page.eval_on_selector(f'#screen [data-action="{action}"]', LOOK)
+        assert look == [True, "dashed", "rgba(0, 0, 0, 0)"], (action, look)
+    assert not page.evaluate(OVERLAP, ["#screen .pile.is-locked .pile-mark",
+                                       "#screen .pile.is-locked .num"])
+    screenshot(page, f"locked-pile-{size}-es")
     assert app.page_errors == []
 
 

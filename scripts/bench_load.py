@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/bench_load.py [--runs 5] [--warm 3] [--baseline REV] [--tree REV]
                                            [--no-moves] [--matches 1] [--no-online]
-                                           [--online-moves 60]
+                                           [--online-moves 60] [--phone]
 
 Prints tables of figures and ratios; asserts nothing. In one headless Chromium (Debian's unless
 Playwright's own is installed), each run opens a fresh persistent profile for each page:
@@ -30,6 +30,14 @@ when it is interactive and by the bare page when loadPyodide() has resolved). "w
 goes" prints the marks on the way (the runtime started, the snapshot read and checked, the wasm
 instantiated, the runtime booted, PyScript's py:ready) and how the warm loads booted
 (html[data-boot]: "snapshot" or "normal").
+
+The first seconds of each load, until ready: when the setup form shows (the frame after the
+shell's paint), the longest main-thread task (Long Tasks API) and the total blocking time, and,
+as the bench types into the name field from the moment the form shows (a key at a time, each
+waiting for the page to take it), the longest input delay and the longest key to next paint
+(Event Timing). --phone runs every page as on a phone: a 390x844 touch screen at 3x, Chromium's
+CPU throttle at 4x and a 4G-like network (9 Mbit/s down, 170 ms round trip; the page's own
+requests, not its service worker's).
 
 The boot snapshot's own costs are printed from the first visits: the bytes it adds to the
 profile's storage (navigator.storage.estimate() of the Cache Storage before and after it was
@@ -103,7 +111,23 @@ document.documentElement.dataset.ready = "true";
 # Records when html[data-ready] turns "true", when the wasm runtime is instantiated, when
 # PyScript is about to run the app (py:ready), and every click and DOM mutation, in-page.
 TIMING = """(() => {
-  const lc = window.__lc = {ready: null, wasm: null, pyReady: null, clicks: [], mutations: []};
+  const lc = window.__lc = {ready: null, wasm: null, pyReady: null, clicks: [], mutations: [],
+                            form: null, tasks: [], keys: []};
+  // the setup form is shown in the frame after the shell's paint (boot/preboot.js)
+  new MutationObserver((records, observer) => {
+    if (document.documentElement?.dataset.shell !== "painted") return;
+    observer.disconnect();
+    requestAnimationFrame(() => { lc.form = performance.now(); });
+  }).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-shell"]});
+  new PerformanceObserver((list) => {
+    for (const task of list.getEntries()) lc.tasks.push([task.startTime, task.duration]);
+  }).observe({type: "longtask", buffered: true});
+  new PerformanceObserver((list) => {  // keys pressed while loading: Event Timing
+    for (const e of list.getEntries()) {
+      if (e.name === "keydown") lc.keys.push([e.startTime, e.processingStart - e.startTime,
+                                              e.duration]);
+    }
+  }).observe({type: "event", durationThreshold: 16, buffered: true});
   const instantiate = WebAssembly.instantiateStreaming;
   WebAssembly.instantiateStreaming = function (...args) {
     const result = instantiate.apply(this, args);
@@ -114,6 +138,7 @@ TIMING = """(() => {
   new MutationObserver(() => {
     if (lc.ready === null && document.documentElement?.dataset.ready === "true") {
       lc.ready = performance.now();
+      window.lcBenchReady?.();  // tells the typing loop, which queries nothing meanwhile
     }
   }).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-ready"]});
   addEventListener("click", (event) => {
@@ -135,6 +160,7 @@ TIMES = """() => {
     "py:ready": window.__lc.pyReady, start: mark("lc:runtime-start"),
     "snapshot read": mark("lc:snapshot-read"), "snapshot checked": mark("lc:snapshot-decoded"),
     runtime: mark("lc:runtime-ready"), boot: document.documentElement.dataset.boot ?? null,
+    form: window.__lc.form, tasks: window.__lc.tasks, keys: window.__lc.keys,
   };
 }"""
 # The marks "where the boot goes" prints, in the order a boot passes them.
@@ -166,6 +192,18 @@ PROGRESS = (("draw",), ("play", "discard"), ("pick-job",), ("ready",), ("dismiss
 MOVE_ACTIONS = ("select", "play", "discard", "draw")
 COLD = ("cold paint", "cold ready")
 WARM = ("warm paint", "warm ready")
+FIRST_SECONDS = ("form", "longest task", "blocking", "key delay", "key to paint")
+"""Of each load, until ready: when the setup form shows, the longest main-thread task, the
+total blocking time (each long task's time over 50 ms), and of the keys typed into the name
+field meanwhile the longest input delay (Event Timing: from the key to its handler) and the
+longest time from the key to the next paint."""
+PHONE_NETWORK = {"offline": False, "latency": 170, "downloadThroughput": 9e6 / 8,
+                 "uploadThroughput": 1.5e6 / 8}
+"""--phone: a 4G-like network (9 Mbit/s down, 1.5 up, 170 ms round trip), in bytes a second."""
+PHONE_CPU = 4
+"""--phone: Chromium's CPU throttle (4x slower)."""
+PHONE_DEVICE: dict[str, Any] = {"viewport": {"width": 390, "height": 844},
+                                "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
 BYTES = ("bytes raw", "bytes brotli", "bytes gzip")
 
 
@@ -210,21 +248,64 @@ def with_bare_page(rev: str | None) -> Callable[[Path], None]:
     return prepare
 
 
+PHONE = False
+"""--phone: every page on a phone's screen, CPU and network (set by main)."""
+
+
 def launch(pw: Playwright, profile: Path) -> BrowserContext:
-    """A persistent Chromium context on profile, with the timing script."""
-    context = pw.chromium.launch_persistent_context(str(profile), **chromium_options(pw))
+    """A persistent Chromium context on profile, with the timing script (a phone's screen
+    with --phone)."""
+    context = pw.chromium.launch_persistent_context(
+        str(profile), **chromium_options(pw), **(PHONE_DEVICE if PHONE else {}))
     context.add_init_script(TIMING)
     return context
 
 
+def type_while_loading(page: Page, ready: list[bool]) -> None:
+    """Once the setup form shows, type into its name field a key every 50 ms until the page
+    says it is ready (`ready` filled by its lcBenchReady call: a query of the page would wait
+    while it is frozen); a page without the field: nothing."""
+    page.wait_for_function("() => window.__lc.form !== null || "
+                           "document.documentElement.dataset.ready === 'true'", timeout=300_000)
+    field = page.locator('[data-field="name1"]')
+    if ready or not field.count():
+        return
+    field.focus()
+    for _ in range(2000):
+        if ready:
+            return
+        page.keyboard.press("a")
+        page.wait_for_timeout(50)
+
+
 def load(context: BrowserContext, url: str) -> tuple[Page, dict[str, Any]]:
-    """Open url in a new page of context; (page, its marks: TIMES)."""
+    """Open url in a new page of context, typing meanwhile; (page, its marks: TIMES, with the
+    first seconds' figures)."""
     page = context.new_page()
+    ready: list[bool] = []
+    page.expose_function("lcBenchReady", lambda: ready.append(True))
+    if PHONE:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": PHONE_CPU})
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", PHONE_NETWORK)
     page.goto(url)
+    type_while_loading(page, ready)
     page.wait_for_function(READY, timeout=300_000)
     page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length",
                            timeout=10_000)
-    return page, page.evaluate(TIMES)
+    return page, first_seconds(page.evaluate(TIMES))
+
+
+def first_seconds(marks: dict[str, Any]) -> dict[str, Any]:
+    """The marks with FIRST_SECONDS worked out from their long tasks and keys until ready."""
+    ready = marks["ready"]
+    tasks = [duration for start, duration in marks.pop("tasks") if start < ready]
+    keys = [key for key in marks.pop("keys") if key[0] < ready]
+    return {**marks, "longest task": max(tasks, default=0.0),
+            "blocking": sum(max(0.0, d - 50) for d in tasks),
+            "key delay": max((k[1] for k in keys), default=None),
+            "key to paint": max((k[2] for k in keys), default=None), "keys": len(keys)}
 
 
 def network_bytes(site: Site, since: int, cache: dict[str, list[int]]) -> tuple[int, int, int]:
@@ -271,6 +352,7 @@ def first_visit(pw: Playwright, site: Site, kind: str, tmp: Path,
     page, cold = load(context, page_url(site, kind))
     figures: dict[str, Any] = {"cold paint": cold["paint"], "cold ready": cold["ready"],
                                "cold marks": cold}
+    figures.update({f"cold {name}": cold[name] for name in FIRST_SECONDS})
     if kind != "bare":
         figures.update(idle_work(page, site, cache))
     figures.update(zip(BYTES, network_bytes(site, before, cache)))
@@ -304,6 +386,9 @@ def one_run(pw: Playwright, sites: dict[str, Site], order: list[str], warm: int,
         loads = figures[kind]["warm loads"]
         figures[kind]["warm paint"] = statistics.median(m["paint"] for m in loads)
         figures[kind]["warm ready"] = statistics.median(m["ready"] for m in loads)
+        for name in FIRST_SECONDS:  # the worst of the run's warm loads
+            values = [m[name] for m in loads if m[name] is not None]
+            figures[kind][f"warm {name}"] = max(values) if values else None
     return figures
 
 
@@ -341,6 +426,25 @@ def print_loads(runs: list[dict[str, dict[str, Any]]], kinds: list[str], rev: st
         print(f"  run {index + 1} (load {loads[index]}): " + "; ".join(
             f"{kind} cold {run[kind]['cold ready']:.0f} warm " + " ".join(
                 f"{m['ready']:.0f}" for m in run[kind]["warm loads"]) for kind in kinds))
+
+
+def print_first_seconds(runs: list[dict[str, dict[str, Any]]], kinds: list[str]) -> None:
+    """The first seconds: each figure's median over the runs, and its worst [in brackets]."""
+    print("\nthe first seconds, until ready (ms; median of the runs [worst]; a run's warm "
+          "figure is the worst of its warm loads): the setup form shown, the longest "
+          "main-thread task, the total blocking time, and of the keys typed into the name field "
+          "the longest input delay and the longest key to next paint (budgets: task <= 200, "
+          "key shown <= 150)")
+    print(f"{'figure':<20}" + "".join(f"{kind:>16}" for kind in kinds))
+    for when in ("cold", "warm"):
+        for name in FIRST_SECONDS:
+            cells = []
+            for kind in kinds:
+                values = [run[kind][f"{when} {name}"] for run in runs
+                          if run[kind].get(f"{when} {name}") is not None]
+                cells.append(f"{statistics.median(values):.0f} [{max(values):.0f}]"
+                             if values else "-")
+            print(f"{when + ' ' + name:<20}" + "".join(f"{cell:>16}" for cell in cells))
 
 
 def print_boots(runs: list[dict[str, dict[str, Any]]], kinds: list[str]) -> None:
@@ -469,8 +573,13 @@ def main() -> int:
                         help="also load the game built from git revision REV, taking turns")
     parser.add_argument("--tree", metavar="REV",
                         help="the game built from git revision REV, not the working tree")
+    parser.add_argument("--phone", action="store_true",
+                        help="a phone: 390x844 touch screen, CPU 4x slower, 4G-like network")
     args = parser.parse_args()
-    print(f"machine: {machine()}")
+    global PHONE
+    PHONE = args.phone
+    print(f"machine: {machine()}" + (" (a phone's profile: CPU throttled 4x, 9 Mbit/s, "
+                                     "170 ms RTT, 390x844)" if PHONE else ""))
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     cache = json.loads(CACHE.read_text()) if CACHE.is_file() else {}
     runs: list[dict[str, dict[str, Any]]] = []
@@ -503,6 +612,7 @@ def main() -> int:
         print(f"game: the game at {args.tree}")
     if runs:  # --runs 0: the move latency alone
         print_loads(runs, kinds, args.baseline, loads)
+        print_first_seconds(runs, kinds)
         print_boots(runs, kinds)
         print_snapshots(runs, kinds)
     for kind, by_action in latencies.items():

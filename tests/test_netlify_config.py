@@ -190,7 +190,6 @@ def test_csp_lets_pyodide_compile_and_every_inline_script_run(config: NetlifyCon
     scripts = csp(config, "/")["script-src"]
     assert "'wasm-unsafe-eval'" in scripts
     inline = page_scripts().inline
-    assert inline, "index.html has no inline script: drop its hash from the CSP"
     hashes = {"'sha256-" + base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
               + "'" for code in inline}
     missing = hashes - set(scripts)

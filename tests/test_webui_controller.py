@@ -18,7 +18,7 @@ from controllerkit import (
 )
 from fairseats import GROUP, TOKEN, Connection, Store
 from webui.match.controller import MatchController
-from webui.match.seats import MATCH_KEY, Seat
+from webui.match.seats import MATCH_KEY, Seat, problem
 from webui.match.seats.computer import BotMatch
 from webui.match.seats.local import LocalMatch
 from webui.match.session import Session
@@ -416,6 +416,32 @@ def test_an_online_match_goes_through_the_same_paths() -> None:
     assert HOST_KEY not in storage.items
     assert isinstance(controller.session.seat, LocalMatch)  # type: ignore[union-attr]
     assert page.shown.screen in ("turn", "handoff")
+
+
+def test_an_online_table_has_one_way_out_playing_and_once_stopped() -> None:
+    """While the match is played the table's Abandon is the way out (its question in the
+    badge); once the seat has stopped (here: moved to another tab) nothing is left to play,
+    and the badge's Leave room is the one way out, without Abandon beside it."""
+    storage = MemoryStorage()
+    controller = booted(storage)
+    page = page_of(controller)
+    host = FairHost.create("ABCDEF", lostcities.Options(rounds=1), 1, "Ana", 0.0)
+    host.load(GROUP)
+    host.set_store(storage)
+    host.attach(Net())
+    controller.play(host)
+    guest = FairGuest("ABCDEF", TOKEN, "Ben", 0.0)
+    guest.load(GROUP)
+    guest.set_store(Store())
+    Connection(host, guest).deliver()
+    assert page.shown.screen == "turn"
+    assert 'data-action="abandon"' in page.shown.doc
+    assert 'data-action="leave-room"' not in page.shown.doc
+    host.halt(problem("moved"))
+    controller.render()
+    assert page.shown.screen == "turn"
+    assert 'data-action="abandon"' not in page.shown.doc
+    assert page.shown.doc.count('data-action="leave-room"') == 1
 
 
 def test_a_guest_refused_by_the_host_forgets_its_seat_at_once() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 import string
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,10 @@ import pytest
 from webui.text.cards import card_name, parse_card, sort_hand
 from webui.text import player_text
 from webui.text.i18n import LANGUAGES, MESSAGES, RULES_SECTIONS, pick_language, t
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "boot" / "build"))
+from shell_text import shell_keys, shell_text  # noqa: E402  (boot/build/shell_text.py)
 
 
 def _fields(text: str) -> set[str]:
@@ -94,5 +100,29 @@ def test_the_static_setup_form_matches_the_catalogue() -> None:
     assert len(found) >= 20
     for key, text in found:
         assert t("en", key) == text, key
+    labels = re.findall(r'data-i18n-label="([^"]+)"[^>]*aria-label="([^"]*)"', page)
+    assert len(labels) >= 2
+    for key, text in labels:
+        assert t("en", key) == text, key
     for option in ("rounds", "sixth-colour", "jobs", "skills", "objectives", "mixups"):
         assert f'data-option="{option}"' in page
+
+
+def test_the_shell_text_holds_every_word_of_the_shell_in_each_language() -> None:
+    """static/vendor/shell-text.js (boot/build/shell_text.py): what boot/shell-lang.js puts
+    into the shell before Python starts, from this catalogue, for every key of index.html."""
+    page = (ROOT / "index.html").read_text(encoding="utf-8")
+    keys = shell_keys(page)
+    assert {"setup.heading", "setup.start", "setup.loading", "lang.switch.label"} <= set(keys)
+    script = shell_text(page, ROOT / "py")
+    prefix = "window.LC_SHELL_TEXT = "
+    words = json.loads(script[script.index(prefix) + len(prefix):].rstrip().rstrip(";"))
+    assert set(words) == set(LANGUAGES)
+    for lang in LANGUAGES:
+        assert words[lang] == {key: t(lang, key) for key in keys}
+    assert words["es"]["setup.start"] == "Empezar partida"
+    assert words["es"]["setup.loading"] == "Barajando las cartas"
+    assert shell_text(page, ROOT / "py") == script  # the same bytes each build
+    with pytest.raises(KeyError):  # a key the catalogue lacks fails the build
+        shell_text(page.replace('data-i18n="setup.heading"', 'data-i18n="setup.nope"'),
+                   ROOT / "py")

@@ -115,6 +115,8 @@ class Page:
         before = str(body.dataset.screen or "")
         if name != before:
             body.dataset.screen = name
+            if name == "setup":  # the guided first round, offered until a match is finished
+                js.lcFirstGame()
         if self._changed("thinking", frame.thinking):
             body.toggleAttribute("data-thinking", frame.thinking)
         rules_open = bool(frame.rules)

@@ -567,7 +567,8 @@ class MatchController:
         hint = render_hint(view, self.hint, lang) if name == "turn" else EMPTY
         more = join(part(view, session.seat, name, lang) for part in self._parts)
         doc = render_doc(view, ui, lang, Extras(thinking, hint, self.page.log_open(), more,
-                                                session.seat.pointing()))
+                                                session.seat.pointing(),
+                                                session.seat.match_on()))
         if remote is None:
             return name, doc
         self._shown_badge = _badge(remote)

@@ -134,8 +134,8 @@ def render_handoff(view: View, ui: UiState, lang: str) -> Markup:
         class_="centre handoff")
 
 
-def render_jobs(view: View, lang: str) -> Markup:
-    """The private job offer: two jobs, pick one."""
+def render_jobs(view: View, lang: str, abandon: bool = True) -> Markup:
+    """The private job offer: two jobs, pick one (`abandon`: `Extras.abandon`)."""
     me = view["player"]
     offers = view.get("job_offer") or []
     cards = join(
@@ -144,7 +144,7 @@ def render_jobs(view: View, lang: str) -> Markup:
            disabled=not is_legal(view, {"type": "pick-job", "job": job}))
         for job in offers
     )
-    return top_bar(view, lang) + el(
+    return top_bar(view, lang, abandon) + el(
         "div", el("h1", t(lang, "jobs.heading", name=view["names"][me]), tabindex="-1"),
         el("p", t(lang, "jobs.hint")), el("div", cards, class_="job-offer"),
         class_="centre jobs")
@@ -216,10 +216,12 @@ def _mixup_note(view: View, lang: str) -> Markup:
     return mixup_line("p", mixup, lang) if mixup else EMPTY
 
 
-def render_round_end(view: View, lang: str, log_open: bool = False) -> Markup:
-    """Each expedition's breakdown for both players, the round scores and the totals."""
+def render_round_end(view: View, lang: str, log_open: bool = False,
+                     abandon: bool = True) -> Markup:
+    """Each expedition's breakdown for both players, the round scores and the totals
+    (`abandon`: `Extras.abandon`)."""
     next_ok = has_type(view, "next-round")
-    return top_bar_plain(view, lang) + el(
+    return top_bar_plain(view, lang, abandon) + el(
         "div", el("h1", t(lang, "roundend.heading", round=view["round"]), tabindex="-1"),
         _mixup_note(view, lang),
         el("div", _breakdown(view, 0, lang), _breakdown(view, 1, lang), class_="breakdowns"),
@@ -262,9 +264,9 @@ def render_match_end(view: View, lang: str, log_open: bool = False,
         render_log(view, lang, log_open), class_="centre results")
 
 
-def top_bar_plain(view: View, lang: str) -> Markup:
+def top_bar_plain(view: View, lang: str, abandon: bool = True) -> Markup:
     """The top bar of the result screens (the totals are shown in the breakdowns instead)."""
-    return top_bar({**view, "round_scores": []}, lang)
+    return top_bar({**view, "round_scores": []}, lang, abandon)
 
 
 def render_rules(lang: str) -> Markup:
@@ -292,13 +294,13 @@ def render_doc(view: View, ui: UiState, lang: str, extras: Extras = Extras()) ->
     view = worded_names(view, lang)
     name = screen_name(view, ui)
     if name == "round-end":
-        return render_round_end(view, lang, extras.log_open)
+        return render_round_end(view, lang, extras.log_open, extras.abandon)
     if name == "match-end":
         return render_match_end(view, lang, extras.log_open, extras.more)
     if name == "handoff":
         return render_handoff(view, ui, lang)
     if name == "jobs":
-        return render_jobs(view, lang)
+        return render_jobs(view, lang, extras.abandon)
     events = [e for e in (view.get("log") or []) if isinstance(e, dict)]
     last = log_line(view, events[-1], lang) if events else ""
     return render_table(view, ui, lang, render_log(view, lang, extras.log_open), extras, last)

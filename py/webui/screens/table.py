@@ -39,6 +39,9 @@ class Extras:
     pointing: Mapping[str, Any] | None = None
     """The move the seat points its player at (the guide's step: `Seat.pointing`): what it
     asks for is lit on the table (class ``guided``)."""
+    abandon: bool = True
+    """Whether the bar offers Abandon before the match's end: not once an online match has
+    stopped (`Seat.match_on`), where the connection badge's Leave room is the way out."""
 
 
 def fresh_card(view: View) -> str | None:
@@ -51,13 +54,15 @@ def fresh_card(view: View) -> str | None:
     return card if isinstance(card, str) else None
 
 
-def top_bar(view: View, lang: str) -> Markup:
+def top_bar(view: View, lang: str, abandon: bool = True) -> Markup:
     """Round counter, match totals and the page actions (rules, language, abandon).
 
-    Abandon is offered until the match is over (then Play again takes its place)."""
+    Abandon is offered until the match is over (then Play again takes its place), unless
+    `abandon` is False (`Extras.abandon`)."""
     totals = tuple(view.get("totals") or (0, 0)) if view.get("round_scores") else None
     return _top_bar_html(tuple(view["names"]), totals, view["round"],
-                         view["options"]["rounds"], view.get("phase") == "match-end", lang)
+                         view["options"]["rounds"],
+                         view.get("phase") == "match-end" or not abandon, lang)
 
 
 @lru_cache(maxsize=32)
@@ -461,7 +466,7 @@ def render_table(view: View, ui: UiState, lang: str, log_html: Markup,
         class_="hand-area", aria_label=t(lang, "zone.hand.mine")))
     said = region("last-move", el("p", last_move, class_="visually-hidden",
                                   data_last_move=True, role="status", aria_live="polite"))
-    return top_bar(view, lang) + el(
+    return top_bar(view, lang, extras.abandon) + el(
         "div", heading, said, region("more", extras.more), news,
         _side(view, 1 - me, lang, False, fresh),
         _middle(view, lang, fresh, discardable, lit),

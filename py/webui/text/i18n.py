@@ -66,7 +66,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Solo en la última ronda: se revela una carta de regla cuando quedan 8 en el mazo.",
     ),
     "setup.start": ("Start match", "Empezar partida"),
-    "setup.loading": ("Loading the game…", "Cargando el juego…"),
+    "setup.loading": ("Shuffling the cards", "Barajando las cartas"),
     "setup.waiting": (
         "Starting as soon as the game has loaded…",
         "Empezará en cuanto el juego termine de cargar…",
