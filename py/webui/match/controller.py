@@ -566,9 +566,11 @@ class MatchController:
         thinking = None if who is None else t(lang, "bot.thinking", name=view["names"][who])
         hint = render_hint(view, self.hint, lang) if name == "turn" else EMPTY
         more = join(part(view, session.seat, name, lang) for part in self._parts)
+        # only an online seat stops before the match's end (a local one would only work out
+        # its view again to say it has not)
+        abandon = remote is None or session.seat.match_on()
         doc = render_doc(view, ui, lang, Extras(thinking, hint, self.page.log_open(), more,
-                                                session.seat.pointing(),
-                                                session.seat.match_on()))
+                                                session.seat.pointing(), abandon))
         if remote is None:
             return name, doc
         self._shown_badge = _badge(remote)
