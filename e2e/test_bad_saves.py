@@ -20,7 +20,7 @@ from lostcities import Options
 from webui.match.seats.local import LocalMatch
 from webui.match.session import Session
 
-SAVE_KEY = "lostcities.match"
+from webui.match.seats import MATCH_KEY as SAVE_KEY  # noqa: E402
 SET_ASIDE_JS = """(key) => Object.keys(localStorage)
   .filter((k) => k.startsWith(key + '.set-aside.')).sort().map((k) => localStorage.getItem(k))"""
 

@@ -26,7 +26,7 @@ from webui.match.seats.computer import BotMatch
 from webui.match.session import Session
 from webui.text.cards import parse_card
 
-SAVE_KEY = "lostcities.match"
+from webui.match.seats import MATCH_KEY as SAVE_KEY  # noqa: E402
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 NEAR = 12

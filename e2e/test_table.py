@@ -26,7 +26,7 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 ALL_OPTIONS = ("sixth-colour", "jobs", "skills", "objectives", "mixups")
-SAVE_KEY = "lostcities.match"
+from webui.match.seats import MATCH_KEY as SAVE_KEY  # noqa: E402
 
 BUTTONS_JS = """() => ({
   screen: document.body.dataset.screen,
