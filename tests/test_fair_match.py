@@ -6,12 +6,13 @@ each one's view is exactly what a trusted engine would show it."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
-from fairwire import ALL_OPTIONS, GROUP, Oracle, Wire, positions
+from fairwire import ALL_OPTIONS, GROUP, NAMES, Oracle, Wire, positions
 
-from lostcities import Options, Play, card_text, move_type
+from lostcities import Deal, Options, Play, card_text, dealt_match, move_type, step_dealt
 from lostcities.fair import FairPeer, NotAllowed
 from lostcities.jobs import JOBS
 from lostcities.mixups import MIXUPS
@@ -93,6 +94,9 @@ def test_a_match_resumes_exactly_after_either_page_reloads() -> None:
     finish(reloaded)
     assert [m for _, m in reloaded.moves] == [m for _, m in reference.moves]
     assert reloaded.peers[0].state == reference.peers[0].state
+    for seat in (0, 1):  # the deals a replay needs are learnt again from the save
+        assert reloaded.peers[seat].deals() == reference.peers[seat].deals()
+        assert len(reference.peers[seat].deals()) == ALL_OPTIONS.rounds
     assert sum(reloads.values()) >= 12 and reloads["play"] and reloads["draw"]
 
 
@@ -148,3 +152,42 @@ def test_the_oracle_catches_a_point_that_opens_a_card_under_the_receivers_key(
     oracle._check_keys = lambda seat: Oracle._check_algebra_only(oracle, seat)  # type: ignore
     with pytest.raises(AssertionError, match="can compute cards item"):
         wire.play()
+
+
+def test_each_page_learns_every_deal_and_the_engine_replays_the_match_from_them() -> None:
+    wire = Wire(ALL_OPTIONS, first_player=None, seed=3)
+    wire.play()
+    finish(wire)
+    for peer in wire.peers:
+        end, deals = peer.state, [Deal.of(s) for s in peer.deals()]
+        assert end is not None and len(deals) == ALL_OPTIONS.rounds
+        state = dealt_match(ALL_OPTIONS, NAMES, end.first_player, peer.offers(), deals[0])
+        for _, move in wire.moves:
+            state = step_dealt(state, move, deals, end.mixup)
+        # the one difference: the job the other was offered and did not pick, which its
+        # page never saw in play, is known at the end
+        assert replace(state, job_offers=end.job_offers) == end
+        assert state.job_offers == peer.offers() and "?" not in str(peer.offers())
+
+
+def test_a_deal_that_is_not_the_rounds_cards_is_refused() -> None:
+    wire = Wire(Options(rounds=1), first_player=0, seed=11)
+    wire.play()
+    start = wire.peers[0].deals()[0]
+    deal = Deal.of(start)
+    hand, other = deal.hands
+    turned = dealt_match(Options(rounds=1), NAMES, 0, None,
+                         Deal((hand[1:] + hand[:1], other), deal.deck))
+    assert turned.hands[0] == hand  # the same cards in another order: kept, sorted
+    for bad in (Deal((hand[:-1] + (hand[0],), other), deal.deck),  # a card twice
+                Deal((hand, other), deal.deck[:-1]),  # a card short
+                Deal((hand[:-1], other), deal.deck + (hand[-1],))):  # a hand short
+        with pytest.raises(ValueError):
+            dealt_match(Options(rounds=1), NAMES, 0, None, bad)
+    jobs = Options(rounds=1, jobs=True)
+    with pytest.raises(ValueError, match="job offers"):
+        dealt_match(jobs, NAMES, 0, None, deal)
+    with pytest.raises(ValueError, match="unknown"):
+        dealt_match(jobs, NAMES, 0, (("scout", "nope"), ("x", "y")), deal)
+    with pytest.raises(ValueError, match="twice"):
+        dealt_match(jobs, NAMES, 0, (("scout", "scout"), ("scout", "scout")), deal)

@@ -44,6 +44,8 @@ class TableBase:
         self.revealed: dict[int, dict[int, bytes]] = {}
         self.round_start: State | None = None
         self.round_moves: list[Move] = []
+        self.dealt: dict[int, State] = {}
+        """Each audited round's start with every card known (the deal, for a replay)."""
         self.replaying: dict[tuple[int, int], Shuffle] | None = None
         """While a save is replayed: this peer's own shuffle steps as it sent them (taken, not
         recomputed), and the proofs and audits checked when the messages came are not checked
@@ -60,6 +62,7 @@ class TableBase:
         other.public_picks = dict(self.public_picks)
         other.revealed = {s: dict(r) for s, r in self.revealed.items()}
         other.round_moves = list(self.round_moves)
+        other.dealt = dict(self.dealt)
         return other
 
     # ------------------------------------------------------------------ decks and batches

@@ -10,7 +10,8 @@ from ..engine import apply, new_match
 from ..errors import IllegalMove
 from ..mixups import MIXUP_TRIGGER_DECK
 from ..moves import Draw, Move, NextRound, PickJob, move_to_json
-from ..state import LogEntry, State
+from ..redeal import with_mixup
+from ..state import State
 from .audit import audit_deck, deck_order
 from .base import STEPS
 from .duties import Duties
@@ -69,7 +70,8 @@ class Knowledge(Duties):
                           tuple(str(self._item(objective_deck, p)) for p in OFFERS[1]))
         return replace(st, hands=(hands[0], hands[1]), deck=rest, objectives=objectives)
 
-    def _offers(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def known_offers(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The job offers, a placeholder for each not known yet."""
         jobs = self.deck("jobs")
         assert jobs is not None
         return (tuple(str(self._item(jobs, p)) for p in OFFERS[0]),
@@ -90,9 +92,8 @@ class Knowledge(Duties):
 
     def _with_mixup(self, st: State) -> State:
         deck = self.deck("mixups")
-        assert deck is not None and st.log and st.log[-1].type == "mixup"
-        mixup = str(deck.known[0])
-        return replace(st, mixup=mixup, log=st.log[:-1] + (LogEntry(None, "mixup", mixup),))
+        assert deck is not None
+        return with_mixup(st, str(deck.known[0]))
 
     def _step_engine(self, st: State, move: Move) -> tuple[State, bool]:
         """The engine's move with the fair deal and mixup put in; True if it dealt."""
@@ -159,7 +160,7 @@ class Knowledge(Duties):
         first = self._first_player()
         st = new_match(self.options, seed=0, first_player=first, names=self.setup.names)
         if self.options.jobs:  # not dealt yet: the deck is only counted
-            self.state = replace(st, job_offers=self._offers(),
+            self.state = replace(st, job_offers=self.known_offers(),
                                  deck=tuple(hidden(p) for p in range(len(st.deck))))
         else:
             self.state = self.round_start = self._deal_into(st)
@@ -219,6 +220,7 @@ class Knowledge(Duties):
         if objective_deck is not None:
             replayed = fill_objectives(
                 replayed, {p: str(i) for p, i in objective_deck.known.items()})
+        dealt = replayed
         try:
             for move in self.round_moves:
                 replayed = self._step_engine(replayed, move)[0]
@@ -229,3 +231,4 @@ class Knowledge(Duties):
             differ = sorted(k for k in vars(st) if getattr(st, k) != getattr(replayed, k))
             raise cheat("audit", "The round replayed with the cards revealed ends elsewhere",
                         round=st.round, fields=differ)
+        self.dealt[st.round] = dealt

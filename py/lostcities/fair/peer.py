@@ -89,6 +89,21 @@ class FairPeer:
         """The engine state this peer holds (hidden cards as hidden ids); for tests and tools."""
         return self._table.state
 
+    def deals(self) -> tuple[State, ...]:
+        """The start of every round audited so far, in order, with every card known (each
+        page learns the whole deal at a round's audit): what a replay of the match needs."""
+        dealt = self._table.dealt
+        return tuple(dealt[r] for r in sorted(dealt))
+
+    def offers(self) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        """Both players' job offers, once the match's end has revealed them (None without
+        Jobs or before)."""
+        table = self._table
+        jobs = table.deck("jobs")
+        if jobs is None or len(jobs.known) < jobs.size:
+            return None
+        return table.known_offers()
+
     @property
     def table(self) -> Table:
         """The protocol state (read it, don't change it)."""
