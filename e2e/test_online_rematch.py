@@ -2,7 +2,8 @@
 match, both players press Play again (the second accepting the first's request), and the next
 match starts in the same room, on the same pages; one page reloads mid-match and takes it back;
 the match is played to its end, and both screens show the same series score, the one the two
-matches' totals make (webui/online/seat.py `ask_rematch`, hooks in e2e/README.md)."""
+matches' totals make (webui/online/seat.py `ask_rematch`, hooks in e2e/README.md). A page that
+saw a whole match replays it, the other hand hidden."""
 
 from __future__ import annotations
 
@@ -44,6 +45,22 @@ def finish(chooser: Chooser, pages: tuple[Page, Page]) -> list[int]:
     return totals[0]
 
 
+def replay_hidden(page: Page, me: int) -> None:
+    """The match-end's Replay opens the match as this page saw it, the other hand hidden at
+    every step, and closes back to the match-end."""
+    page.click('[data-action="replay"]')
+    page.wait_for_selector('[data-screen="replay"]')
+    for action in ("replay-next", "replay-round-end"):
+        hidden = page.locator("[data-replay-hand][data-hidden]")
+        assert hidden.get_attribute("data-player") == str(1 - me)
+        assert hidden.locator("[data-card]").count() == 0
+        assert page.locator(f'[data-replay-hand][data-player="{me}"] [data-card]').count()
+        page.click(f'[data-action="{action}"] >> nth=0')
+    page.wait_for_selector('[data-replay-step][data-step]:not([data-step="0"])')
+    page.click('[data-action="replay-close"]')
+    page.wait_for_selector('[data-screen="match-end"]')
+
+
 def wins(matches: list[list[int]]) -> list[int]:
     return [sum(1 for m in matches if m[p] > m[1 - p]) for p in (0, 1)]
 
@@ -62,6 +79,7 @@ def test_an_online_rematch_keeps_the_room_and_both_screens_count_the_same_series
     for page in pages:
         assert series_of(page) == wins(matches)
         assert page.locator('[data-action="play-again"]').is_enabled()
+    replay_hidden(host.page, me=0)
     # the host asks; the guest's screen says so, and its Play again accepts
     host.page.click('[data-action="play-again"]')
     host.page.wait_for_selector('[data-rematch="asked"]')
@@ -87,4 +105,7 @@ def test_an_online_rematch_keeps_the_room_and_both_screens_count_the_same_series
     for page in pages:
         assert series_of(page) == wins(matches)
         assert page.get_attribute(".series", "data-series-matches") == "2"
+    # the guest's page reloaded mid-match: it lost the earlier moves, so only the host replays
+    assert guest.page.locator('[data-action="replay"]').count() == 0
+    replay_hidden(host.page, me=0)
     assert not host.page_errors and not guest.page_errors

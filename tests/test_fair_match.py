@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fairwire import ALL_OPTIONS, GROUP, NAMES, Oracle, Wire, positions
 
-from lostcities import Deal, Options, Play, card_text, dealt_match, move_type, step_dealt
+from lostcities import Deal, Dealt, Options, Play, card_text, dealt_match, move_type, step_dealt
 from lostcities.fair import FairPeer, NotAllowed
 from lostcities.jobs import JOBS
 from lostcities.mixups import MIXUPS
@@ -159,11 +159,12 @@ def test_each_page_learns_every_deal_and_the_engine_replays_the_match_from_them(
     wire.play()
     finish(wire)
     for peer in wire.peers:
-        end, deals = peer.state, [Deal.of(s) for s in peer.deals()]
-        assert end is not None and len(deals) == ALL_OPTIONS.rounds
-        state = dealt_match(ALL_OPTIONS, NAMES, end.first_player, peer.offers(), deals[0])
+        end = peer.state
+        dealt = Dealt(tuple(Deal.of(s) for s in peer.deals()), peer.offers())
+        assert end is not None and len(dealt.deals) == ALL_OPTIONS.rounds
+        state = dealt_match(ALL_OPTIONS, NAMES, end.first_player, dealt)
         for _, move in wire.moves:
-            state = step_dealt(state, move, deals, end.mixup)
+            state = step_dealt(state, move, dealt, end.mixup)
         # the one difference: the job the other was offered and did not pick, which its
         # page never saw in play, is known at the end
         assert replace(state, job_offers=end.job_offers) == end
@@ -176,18 +177,18 @@ def test_a_deal_that_is_not_the_rounds_cards_is_refused() -> None:
     start = wire.peers[0].deals()[0]
     deal = Deal.of(start)
     hand, other = deal.hands
-    turned = dealt_match(Options(rounds=1), NAMES, 0, None,
-                         Deal((hand[1:] + hand[:1], other), deal.deck))
+    turned = dealt_match(Options(rounds=1), NAMES, 0,
+                         Dealt((Deal((hand[1:] + hand[:1], other), deal.deck),)))
     assert turned.hands[0] == hand  # the same cards in another order: kept, sorted
     for bad in (Deal((hand[:-1] + (hand[0],), other), deal.deck),  # a card twice
                 Deal((hand, other), deal.deck[:-1]),  # a card short
                 Deal((hand[:-1], other), deal.deck + (hand[-1],))):  # a hand short
         with pytest.raises(ValueError):
-            dealt_match(Options(rounds=1), NAMES, 0, None, bad)
+            dealt_match(Options(rounds=1), NAMES, 0, Dealt((bad,)))
     jobs = Options(rounds=1, jobs=True)
     with pytest.raises(ValueError, match="job offers"):
-        dealt_match(jobs, NAMES, 0, None, deal)
+        dealt_match(jobs, NAMES, 0, Dealt((deal,)))
     with pytest.raises(ValueError, match="unknown"):
-        dealt_match(jobs, NAMES, 0, (("scout", "nope"), ("x", "y")), deal)
+        dealt_match(jobs, NAMES, 0, Dealt((deal,), (("scout", "nope"), ("x", "y"))))
     with pytest.raises(ValueError, match="twice"):
-        dealt_match(jobs, NAMES, 0, (("scout", "scout"), ("scout", "scout")), deal)
+        dealt_match(jobs, NAMES, 0, Dealt((deal,), (("scout", "scout"), ("scout", "scout"))))

@@ -4,16 +4,19 @@ own rendering, both hands shown, and the same final scores as the match-end scre
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
+from typing import Any
 
 import pytest
+from fairseats import ALL, Pair, finished
 
 import lostcities as lc
 from lostcities import Options
 from test_history import ALL_ON, play_match, record_of
 from test_stats_screen import Page
 from test_webui_table import Elements
-from webui.features.history import MatchRecord, Replay
+from webui.features.history import MatchLog, MatchRecord, Replay, record_from_json
 from webui.features.replay import replay_doc, replay_of, replay_step
 from webui.kernel.uistate import UiState
 from webui.screens.match import render_screen
@@ -205,3 +208,71 @@ def test_a_turn_at_a_time_and_each_rounds_end() -> None:
     assert end_button["data-round"] == "1" and end_button["aria-label"] == "Final de la ronda 1"
     with pytest.raises(ValueError):
         replay_step(record, "replay-round-end", {"round": "3"}, 0)
+
+
+def _online_record(pair: Pair, which: str) -> tuple[MatchRecord, list[dict[str, Any]]]:
+    """Play the pair's match to its end, each page's log observing every view it shows,
+    and record it as `which` page's keeper would; also every view that page showed."""
+    logs = {"host": MatchLog(), "guest": MatchLog()}
+    shown: list[dict[str, Any]] = []
+    while True:
+        for name, seat in (("host", pair.host), ("guest", pair.guest)):
+            if seat.has_match:
+                logs[name].observe(seat.view())
+        if pair.host.has_match:
+            shown.append(getattr(pair, which).view())
+        if not pair.step():
+            break
+    finished(pair)
+    seat = getattr(pair, which)
+    record = logs[which].record(seat.view(), date="2026-12-05T10:00:00.000Z", mode="online",
+                                level=None, me=seat.seat, seed=None, dealt=seat.dealt())
+    return record_from_json(json.loads(json.dumps(record.to_json()))), shown
+
+
+@pytest.mark.parametrize("which", ["host", "guest"])
+def test_an_online_match_replays_from_the_deals_its_page_learnt_the_other_hand_hidden(
+        which: str) -> None:
+    record, shown = _online_record(Pair(ALL, seed=4), which)
+    assert record.replay is not None and record.replay.dealt is not None
+    replay = replay_of(record)
+    me = record.me
+    # every view the page showed at a turn's start is a step of the replay, in order, as it
+    # was shown (a play taken back is not in the replay, as in any other match's)
+    def plain(view: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in view.items() if k not in ("legal_moves", "refusals", "fair")}
+
+    replayed = [plain(replay.view(k)) for k in range(replay.steps + 1)]
+    at, turns = 0, 0
+    for view in shown:
+        if view["phase"] == "play" and not view["fair"]["waiting"]:
+            at = replayed.index(plain(view), at)  # ValueError: not shown in the replay
+            turns += 1
+    assert turns > 40
+    assert replay.states[-1].totals == tuple(shown[-1]["totals"])
+    for step in (0, replay.steps // 2, replay.steps):
+        html = replay_doc(record, step, "es")
+        hands = re.findall(r'<li data-replay-hand data-player="(\d)" data-count="(\d+)"'
+                           r'( data-hidden)?>(.*?)</li>', html)
+        assert [(int(p), bool(h)) for p, _, h, _ in hands] == [(0, me == 1), (1, me == 0)]
+        (hidden,) = [inner for p, _, h, inner in hands if h]
+        assert "data-card" not in hidden and "ocultas" in hidden
+        # every card the screen shows is one this page's view of the step shows
+        seen = set(re.findall(r"'([A-Z][0-9H]{1,2})'", str(replay.view(step))))
+        assert set(re.findall(r'data-card="([A-Z0-9]+)"', html)) <= seen
+
+
+def test_an_online_record_whose_deal_was_altered_does_not_replay() -> None:
+    record, _ = _online_record(Pair(Options(rounds=1), seed=6), "guest")
+    assert record.replay is not None and record.replay.dealt is not None
+    dealt = record.replay.dealt
+    deal = dealt.deals[0]
+    swapped = lc.Deal((deal.hands[1], deal.hands[0]), deal.deck)  # each the other's hand
+    for bad in (dataclasses.replace(dealt, deals=(swapped,)),  # another deal of the cards
+                dataclasses.replace(dealt, deals=())):  # no deal
+        with pytest.raises(ValueError, match="can't be replayed"):
+            replay_of(_with_replay(record, dataclasses.replace(record.replay, dealt=bad)))
+    doc = record.to_json()
+    doc["replay"]["deals"][0]["deck"][0] = 99
+    with pytest.raises(ValueError, match="card"):
+        record_from_json(doc)

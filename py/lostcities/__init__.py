@@ -12,7 +12,7 @@ from .moves import (
 from .objectives import OBJECTIVES, Objective
 from .options import Options
 from .roundscore import PlayerRoundScore, score_round
-from .redeal import Deal, dealt_match, step_dealt
+from .redeal import Deal, Dealt, dealt_match, step_dealt
 from .rulebook import may_follow, player_rules, winner_of
 from .scoring import ExpeditionScore, ScoringRules, score_expedition
 from .serial import state_from_json, state_to_json
@@ -28,7 +28,7 @@ __all__ = [
     "JOBS", "Job", "MIXUPS", "Mixup", "OBJECTIVES", "Objective", "SKILLS", "Skill",
     "Airlift", "Discard", "Draw", "Move", "NextRound", "PickJob", "Play", "Radio", "Sabotage",
     "Undo", "move_from_json", "move_to_json", "move_type",
-    "Deal", "dealt_match", "step_dealt",
+    "Deal", "Dealt", "dealt_match", "step_dealt",
     "Options", "PlayerRoundScore", "score_round", "may_follow", "player_rules", "winner_of",
     "ExpeditionScore", "ScoringRules", "score_expedition",
     "state_from_json", "state_to_json", "State", "view", "ViewError", "check_view",

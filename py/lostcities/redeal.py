@@ -3,7 +3,7 @@ an endgame mixup. The fair protocol shuffles without a seed, so a state it playe
 rebuilt by the engine (a recorded online match replayed) with its draws put back in; each
 function checks that what it puts in could have been drawn there (the same cards, jobs or
 mixups), and leaves the rest of the state to the engine. `dealt_match` and `step_dealt` play a
-whole match so, from its deals (`Deal`, one per round) and its moves."""
+whole match so, from its draws (`Dealt`: a `Deal` per round, the offers) and its moves."""
 
 from __future__ import annotations
 
@@ -87,29 +87,41 @@ class Deal:
         return cls(state.hands, state.deck, state.objectives)
 
 
+@dataclass(frozen=True)
+class Dealt:
+    """A match's draws made elsewhere: every round's deal, and the job offers (with Jobs)."""
+
+    deals: tuple[Deal, ...]
+    offers: Pair | None = None
+
+
 def dealt_match(options: Options, names: tuple[str, str], first_player: int,
-                offers: Pair | None, first_deal: Deal) -> State:
-    """A new match with draws made elsewhere: the job `offers` (with Jobs, whose round 1 is
+                dealt: Dealt) -> State:
+    """A new match with draws made elsewhere: the job offers (with Jobs, whose round 1 is
     dealt once both have picked: see `step_dealt`), else round 1's deal; ValueError if they
-    could not have been drawn."""
+    are missing or could not have been drawn."""
     state = new_match(options, seed=0, first_player=first_player, names=names)
     if options.jobs:
-        if offers is None:
+        if dealt.offers is None:
             raise ValueError("a match with Jobs needs its job offers")
-        return with_offers(state, offers)
-    return with_deal(state, first_deal.hands, first_deal.deck, first_deal.objectives)
+        return with_offers(state, dealt.offers)
+    return _dealt(state, dealt)
 
 
-def step_dealt(state: State, move: Move, deals: Sequence[Deal], mixup: str | None) -> State:
+def _dealt(state: State, dealt: Dealt) -> State:
+    if state.round > len(dealt.deals):
+        raise ValueError(f"round {state.round} has no deal")
+    deal = dealt.deals[state.round - 1]
+    return with_deal(state, deal.hands, deal.deck, deal.objectives)
+
+
+def step_dealt(state: State, move: Move, dealt: Dealt, mixup: str | None) -> State:
     """``apply(state, move)`` with the draws made elsewhere put in: round r's deal
-    (``deals[r - 1]``) when the move deals it, `mixup` when it turns the mixup up;
+    (``dealt.deals[r - 1]``) when the move deals it, `mixup` when it turns the mixup up;
     IllegalMove as `apply`, ValueError if a draw is missing or could not have been drawn."""
     after = apply(state, move)
     if after.phase == "play" and (state.phase == "jobs" or after.round != state.round):
-        if after.round > len(deals):
-            raise ValueError(f"round {after.round} has no deal")
-        deal = deals[after.round - 1]
-        return with_deal(after, deal.hands, deal.deck, deal.objectives)
+        return _dealt(after, dealt)
     if state.mixup is None and after.mixup is not None:
         if mixup is None:
             raise ValueError("the mixup turned up is not known")

@@ -34,11 +34,13 @@ from datetime import datetime
 from typing import Any, Final, NamedTuple
 
 from lostcities import (
-    JOBS, MIXUPS, Options, ScoringRules, move_from_json, move_to_json, player_rules, winner_of,
+    JOBS, MIXUPS, OBJECTIVES, Deal, Dealt, Options, ScoringRules, move_from_json, move_to_json,
+    player_rules, winner_of,
 )
-from lostcities.cards import colours_for
+from lostcities.cards import colours_for, full_deck
 from lostcities.names import MAX_NAME_CHARS, clean_name
 from lostcities.objectives import OBJECTIVE_POINTS
+from lostcities.options import MAX_ROUNDS
 from lostcities.protocol import ProtocolError, decode_json
 from lostcities.scoring import ExpeditionScore, parse_expedition, score_values
 
@@ -133,14 +135,23 @@ class RoundResult:
         return {"scores": list(self.scores), "mixup": self.mixup, "expeditions": exps}
 
 
+def _dealt_json(dealt: Dealt) -> dict[str, Any]:
+    """A match's draws as JSON (cards as the engine's numbers)."""
+    return {"deals": [{"hands": [list(h) for h in d.hands], "deck": list(d.deck),
+                       "objectives": [list(o) for o in d.objectives]} for d in dealt.deals],
+            "offers": None if dealt.offers is None else [list(o) for o in dealt.offers]}
+
+
 @dataclass(frozen=True)
 class Replay:
     """What replaying a match needs besides its options and names: the seed, who started
-    round 1 and every move (tokens)."""
+    round 1 and every move (tokens); for an online match, the draws instead of the seed
+    (`dealt`: the seed is then 0)."""
 
     seed: int
     first_player: int
     moves: tuple[str, ...]
+    dealt: Dealt | None = None
 
     def move_list(self) -> list[dict[str, Any]]:
         """The moves as move JSON, in order."""
@@ -148,8 +159,9 @@ class Replay:
 
     def to_json(self) -> dict[str, Any]:
         """The replay data as JSON (moves: one text of tokens)."""
-        return {"seed": self.seed, "first_player": self.first_player,
-                "moves": " ".join(self.moves)}
+        doc = {"seed": self.seed, "first_player": self.first_player,
+               "moves": " ".join(self.moves)}
+        return doc if self.dealt is None else {**doc, **_dealt_json(self.dealt)}
 
 
 @dataclass(frozen=True)
@@ -324,10 +336,49 @@ def _check_scores(record: MatchRecord) -> None:
                 raise _fail(f"round {index + 1}'s score does not add up")
 
 
+def _texts(value: object, allowed: object, most: int, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) > most or not all(
+            isinstance(v, str) and v in allowed for v in value):  # type: ignore[operator]
+        raise _fail(f"{what} must be a list of known names")
+    return tuple(value)
+
+
+def _card_list(value: object, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) > len(full_deck(True)):
+        raise _fail(f"{what} must be a list of cards")
+    return tuple(_int(c, 0, len(full_deck(True)) - 1, "a card") for c in value)
+
+
+def _pair_of(value: object, what: str) -> list[Any]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise _fail(f"{what} must be two lists")
+    return value
+
+
+def _check_dealt(rep: dict[str, Any]) -> Dealt:
+    deals = rep["deals"]
+    if not isinstance(deals, list) or not 1 <= len(deals) <= MAX_ROUNDS:
+        raise _fail("the deals must be a list of rounds")
+    checked = []
+    for item in deals:
+        deal = _keys(item, {"hands", "deck", "objectives"}, "a deal")
+        a, b = (_card_list(h, "a hand") for h in _pair_of(deal["hands"], "the hands"))
+        o, p = (_texts(o, OBJECTIVES, 2, "objectives")
+                for o in _pair_of(deal["objectives"], "the objectives"))
+        checked.append(Deal((a, b), _card_list(deal["deck"], "the deck"), (o, p)))
+    offers = None
+    if rep["offers"] is not None:
+        x, y = (_texts(o, JOBS, 2, "job offers") for o in _pair_of(rep["offers"], "offers"))
+        offers = (x, y)
+    return Dealt(tuple(checked), offers)
+
+
 def _check_replay(data: object) -> Replay | None:
     if data is None:
         return None
-    rep = _keys(data, {"seed", "first_player", "moves"}, "replay")
+    dealt = isinstance(data, dict) and "deals" in data
+    rep = _keys(data, {"seed", "first_player", "moves", *(("deals", "offers") if dealt else ())},
+                "replay")
     seed = _int(rep["seed"], 0, 2**53, "the seed")
     first = _int(rep["first_player"], 0, 1, "the first player")
     moves = rep["moves"]
@@ -338,7 +389,7 @@ def _check_replay(data: object) -> Replay | None:
         raise _fail("too many moves")
     for token in tokens:
         token_move(token)
-    return Replay(seed, first, tokens)
+    return Replay(seed, first, tokens, _check_dealt(rep) if dealt else None)
 
 
 _RECORD_KEYS = {"id", "date", "mode", "level", "me", "names", "options", "jobs", "rounds",
@@ -483,21 +534,25 @@ class MatchLog:
         return True
 
     def record(self, view: Mapping[str, Any], *, date: str, mode: str, level: str | None,
-               me: int, seed: int | None) -> MatchRecord:
+               me: int, seed: int | None, dealt: Dealt | None = None) -> MatchRecord:
         """The record of the match whose match-end `view` is given (observed here too);
-        replayable when the `seed` is known and every round's moves were seen."""
+        replayable when every round's moves were seen and the `seed` is known, or the
+        draws (`dealt`, every round's: an online match)."""
         if view.get("phase") != "match-end":
             raise _fail("a match is recorded at its end")
         self.observe(view)
         options = Options.from_json(view.get("options"))
         replay = None
-        if seed is not None and all(r.moves is not None for r in self.rounds):
+        if dealt is not None and len(dealt.deals) != options.rounds:
+            dealt = None
+        if (seed is not None or dealt is not None) and all(
+                r.moves is not None for r in self.rounds):
             moves: list[str] = []
             for i, rnd in enumerate(self.rounds):
                 moves += (["n"] if i else []) + list(rnd.moves or ())
             start = _int(view.get("starting_player"), 0, 1, "the starting player")
             first = start if options.rounds % 2 == 1 else 1 - start
-            replay = Replay(seed, first, tuple(moves))
+            replay = Replay(0 if seed is None else seed, first, tuple(moves), dealt)
         names = [clean_name(str(n)) or "?" for n in (view.get("names") or ["", ""])]
         jobs = view.get("jobs") if options.jobs else [None, None]
         return make_record(date=date, mode=mode, level=level, me=me, names=names,

@@ -9,9 +9,11 @@ the history (webui/features/history_store.py) and the result to the series
 under ``lostcities.current`` (`Kept`), so that a reload loses nothing: the match is known again by
 its seed. `rematch` starts the next match of a series with the same opponent and options.
 
-A match whose moves can't be known in full (online: this page never holds the seed) is kept
-in memory only and recorded without its replay. The guide's match (webui/features/guide.py) is not
-recorded. Browser-free: the storage, the clock and the notices are handed in.
+A match that can't be known again after a reload (online: this page never holds the seed) is
+kept in memory only; an online match is recorded with the draws its page learnt at each round's
+audit in place of the seed (`Seat.dealt`), so it replays too when this page saw every round.
+The guide's match (webui/features/guide.py) is not recorded. Browser-free: the storage, the
+clock and the notices are handed in.
 """
 
 from __future__ import annotations
@@ -157,7 +159,8 @@ class Keeper:
         to the player; the match is shown all the same."""
         def finished(kept: Kept) -> tuple[MatchRecord, Series]:
             record = kept.log.record(view, date=utc_date(self._stamp()), mode=kept.mode,
-                                     level=kept.level, me=kept.me, seed=kept.seed)
+                                     level=kept.level, me=kept.me, seed=kept.seed,
+                                     dealt=seat.dealt())
             return record, kept.series.with_result(kept.number, view["totals"])
         self._record(seat, finished)
 

@@ -5,7 +5,9 @@ record's seed, first player, options, names and moves, and refuses (ValueError) 
 has no replay data or whose moves do not lead to the recorded rounds: only a finished match
 replays, so nothing of a live match can show. Step k is the state after k moves. Each step is
 shown as this device's player's view of it, with no move offered, plus both hands (the match
-is over, so nothing is secret any more).
+is over, so nothing is secret any more), but for an online match, which replays from the draws
+its page learnt at each round's audit (`lostcities.dealt_match`): there the other player's hand
+stays hidden (``data-hidden``), as its page saw it in play.
 
 `replay_doc(record, step, lang, speed)` is the screen (``body[data-screen="replay"]``):
 ``[data-replay-step]`` with ``data-step`` / ``data-steps``; ``[data-action="replay-prev"]``
@@ -84,10 +86,15 @@ class ReplaySteps:
         view = lostcities.view(self.states[step], self.record.me)
         return {**view, "legal_moves": [], "refusals": {"play": {}, "draw": {}}}
 
-    def hands(self, step: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """Both players' hands at step `step` (card texts, sorted)."""
+    def hands(self, step: int) -> tuple[tuple[str, ...] | int, tuple[str, ...] | int]:
+        """Both players' hands at step `step` (card texts, sorted). An online match shows the
+        other player's hand as its size only, as its page saw it in play."""
         hands = self.states[step].hands
-        return (tuple(card_text(c) for c in hands[0]), tuple(card_text(c) for c in hands[1]))
+        shown = [tuple(card_text(c) for c in hand) for hand in hands]
+        if self.record.mode == "online":
+            other = 1 - self.record.me
+            return (len(hands[0]), shown[1]) if other == 0 else (shown[0], len(hands[1]))
+        return shown[0], shown[1]
 
     def event(self, step: int) -> dict[str, Any] | None:
         """The move leading to step `step` as a log event (webui.screens.match.log_line), cards
@@ -121,14 +128,21 @@ def replay_of(record: MatchRecord) -> ReplaySteps:
     data = record.replay
     if data is None:
         raise ValueError("this match can't be replayed: its moves were not recorded here")
-    state = lostcities.new_match(record.options, seed=data.seed,
-                                 first_player=data.first_player, names=record.names)
-    states: list[State] = [state]
+    dealt, mixup = data.dealt, record.rounds[-1].mixup
     movers: list[int | None] = [None]
     try:
+        if dealt is None:
+            state = lostcities.new_match(record.options, seed=data.seed,
+                                         first_player=data.first_player, names=record.names)
+        else:
+            state = lostcities.dealt_match(record.options, record.names, data.first_player,
+                                           dealt)
+        states: list[State] = [state]
         for move in data.move_list():
             mover = state.to_act
-            state = lostcities.apply(state, lostcities.move_from_json(move))
+            parsed = lostcities.move_from_json(move)
+            state = (lostcities.apply(state, parsed) if dealt is None
+                     else lostcities.step_dealt(state, parsed, dealt, mixup))
             states.append(state)
             movers.append(mover)
             if state.phase in ("round-end", "match-end"):
@@ -178,8 +192,11 @@ def _hands(replay: ReplaySteps, step: int, view: View, lang: str) -> Markup:
     names = view["names"]
     rows = join(
         el("li", el("b", names[p]), " ",
-           join(card_span(c, lang, "chip") for c in hand) or t(lang, "replay.hand.empty"),
-           data_replay_hand=True, data_player=p, data_count=len(hand))
+           t(lang, "replay.hand.hidden", count=hand) if isinstance(hand, int)
+           else join(card_span(c, lang, "chip") for c in hand) or t(lang, "replay.hand.empty"),
+           data_replay_hand=True, data_player=p,
+           data_count=hand if isinstance(hand, int) else len(hand),
+           data_hidden=isinstance(hand, int) or None)
         for p, hand in enumerate(replay.hands(step)))
     return el("section", el("h2", t(lang, "replay.hands")), el("ul", rows),
               class_="replay-hands", data_replay_hands=True)

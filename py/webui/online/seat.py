@@ -51,7 +51,7 @@ import time
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Protocol
 
-from lostcities import Move as LcMove, move_from_json, why_illegal
+from lostcities import Deal, Dealt, Move as LcMove, move_from_json, why_illegal
 from lostcities.errors import CorruptSave
 from lostcities.fair import FairError, FairPeer, Group, NotAllowed
 
@@ -181,6 +181,14 @@ class FairSeat(Seat):
 
     def _dirty(self) -> None:
         self._view_fresh = False
+
+    def dealt(self) -> Dealt | None:
+        """Every round's deal this page learnt at its audit, and the job offers once the
+        match's end revealed them."""
+        peer = self.peer
+        if peer is None:
+            return None
+        return Dealt(tuple(Deal.of(start) for start in peer.deals()), peer.offers())
 
     def submit(self, move: Move) -> Refusal | None:
         """The player's move: made, saved and sent; None, or why not (nothing changes). A

@@ -94,6 +94,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.dealt": ("The cards are dealt.", "Se reparten las cartas."),
     "replay.hands": ("Both hands", "Las dos manos"),
     "replay.hand.empty": ("no cards", "sin cartas"),
+    "replay.hand.hidden": ("{count} cards, hidden", "{count} cartas, ocultas"),
     "replay.close": ("Close the replay", "Cerrar la repetición"),
     # -- calculator -------------------------------------------------------------------------
     "calc.heading": ("Score calculator", "Calculadora de puntos"),

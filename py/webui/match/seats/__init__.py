@@ -23,6 +23,7 @@ from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 if TYPE_CHECKING:  # the boot imports this module: nothing more at run time
+    from lostcities import Dealt
     from webui.kernel.markup import Markup
     from webui.match.series import Series
 
@@ -160,6 +161,11 @@ class Seat:
     def state_json(self) -> dict[str, Any] | None:
         """The engine state's JSON when this device holds the whole match (its history record
         replays from it, and it can be played again here), else None."""
+        return None
+
+    def dealt(self) -> Dealt | None:
+        """The draws of a match not dealt from a seed (online: the fair protocol's), as far
+        as this page has learnt them, for its history record's replay; else None."""
         return None
 
     def bot_level(self) -> str | None:
