@@ -95,6 +95,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "replay.hands": ("Both hands", "Las dos manos"),
     "replay.hand.empty": ("no cards", "sin cartas"),
     "replay.hand.hidden": ("{count} cards, hidden", "{count} cartas, ocultas"),
+    "replay.hand.hidden.one": ("1 card, hidden", "1 carta, oculta"),
     "replay.close": ("Close the replay", "Cerrar la repetición"),
     # -- calculator -------------------------------------------------------------------------
     "calc.heading": ("Score calculator", "Calculadora de puntos"),
