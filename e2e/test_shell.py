@@ -1,5 +1,6 @@
 """The shell before Python has started, in real Chromium: the player's language from the first
-frame (boot/shell-lang.js, with the words boot/build/shell_text.py takes from the catalogue).
+frame (static/vendor/shell-lang.js: boot/build/shell-lang.js with the words
+boot/build/shell_text.py takes from the catalogue).
 
 Python is held (its runtime's download never answered), so what shows is the shell's own
 doing. A recorder in the page notes when the shell's words changed and when the first

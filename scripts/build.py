@@ -26,8 +26,9 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
                               bytecode (sourceless .pyc) by the runtime's own CPython under Node
                               (boot/build/compile_app.mjs), with pycs of PyScript's own package and
                               of `html`; boot/pyodide-early.mjs puts it first on sys.path
-    static/vendor/shell-text.js  the words of index.html's shell in each language, from the
-                              game's catalogue, for boot/shell-lang.js (boot/build/shell_text.py)
+    static/vendor/shell-lang.js  the shell in the player's language before the first paint: the
+                              words of index.html's shell in each language, from the game's
+                              catalogue, and boot/build/shell-lang.js (boot/build/shell_text.py)
 
 With --dist DIR it then assembles the deployable site in DIR (what Netlify publishes): the
 top-level web files (index.html, sw.js, *.webmanifest, icons: see DIST_SUFFIXES), static/ with
@@ -53,7 +54,7 @@ from precache import PrecacheError, write_precache  # scripts/precache.py
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "boot" / "build"))
 from app_zip import AppZipError, build_app_zip  # noqa: E402  (boot/build/app_zip.py)
-from shell_text import write_shell_text  # noqa: E402  (boot/build/shell_text.py)
+from shell_text import write_shell_script  # noqa: E402  (boot/build/shell_text.py)
 from trim_stdlib import TrimError, trim  # noqa: E402  (boot/build/trim_stdlib.py)
 
 PYODIDE_FILES = (
@@ -208,7 +209,7 @@ def build(root: Path) -> None:
     sync_folder(npm_files(modules / "qrcode-generator" / "dist", QRCODE_FILES), vendor / "qrcode")
     vendor_sodium(modules, vendor / "sodium")
     sources = build_app_zip(root / "py", vendor)
-    write_shell_text(root, vendor)
+    write_shell_script(root, vendor)
     write_precache(root)  # the service worker's list (static/vendor/precache.js), sw.js
     size = sum(p.stat().st_size for p in vendor.rglob("*") if p.is_file())
     print(f"built {vendor}: {size / 1e6:.1f} MB, app.zip holds {len(sources)} files, "

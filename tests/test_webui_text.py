@@ -16,7 +16,7 @@ from webui.text.i18n import LANGUAGES, MESSAGES, RULES_SECTIONS, pick_language, 
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "boot" / "build"))
-from shell_text import shell_keys, shell_text  # noqa: E402  (boot/build/shell_text.py)
+from shell_text import shell_keys, shell_script, shell_text  # noqa: E402  (boot/build/shell_text.py)
 
 
 def _fields(text: str) -> set[str]:
@@ -109,8 +109,9 @@ def test_the_static_setup_form_matches_the_catalogue() -> None:
 
 
 def test_the_shell_text_holds_every_word_of_the_shell_in_each_language() -> None:
-    """static/vendor/shell-text.js (boot/build/shell_text.py): what boot/shell-lang.js puts
-    into the shell before Python starts, from this catalogue, for every key of index.html."""
+    """static/vendor/shell-lang.js (boot/build/shell_text.py): the words it puts into the
+    shell before Python starts, from this catalogue, for every key of index.html, and the
+    code that does it."""
     page = (ROOT / "index.html").read_text(encoding="utf-8")
     keys = shell_keys(page)
     assert {"setup.heading", "setup.start", "setup.loading", "lang.switch.label"} <= set(keys)
@@ -123,6 +124,8 @@ def test_the_shell_text_holds_every_word_of_the_shell_in_each_language() -> None
     assert words["es"]["setup.start"] == "Empezar partida"
     assert words["es"]["setup.loading"] == "Barajando las cartas"
     assert shell_text(page, ROOT / "py") == script  # the same bytes each build
+    whole = shell_script(page, ROOT / "py")
+    assert whole.startswith(script) and "LC_SHELL_TEXT" in whole[len(script):]
     with pytest.raises(KeyError):  # a key the catalogue lacks fails the build
         shell_text(page.replace('data-i18n="setup.heading"', 'data-i18n="setup.nope"'),
                    ROOT / "py")

@@ -1,9 +1,12 @@
-"""static/vendor/shell-text.js: the shell's words in each language, from the game's catalogue
-(scripts/build.py calls `write_shell_text`; docs/boot.md).
+"""static/vendor/shell-lang.js: the shell's words in each language, from the game's catalogue,
+and boot/build/shell-lang.js, which puts them in (scripts/build.py calls `write_shell_script`;
+docs/boot.md).
 
-index.html is written in English. Before Python has started, boot/shell-lang.js puts the
-player's language into it from this file: every ``data-i18n`` text and ``data-i18n-label``
-label the page holds, taken from `webui.text.i18n.MESSAGES`, so that there is one catalogue.
+index.html is written in English. Before Python has started, the script puts the player's
+language into it: every ``data-i18n`` text and ``data-i18n-label`` label the page holds, taken
+from `webui.text.i18n.MESSAGES`, so that there is one catalogue. Words and code are one file:
+the parser waits for it before the first paint, and a second request cost a phone's network a
+round trip.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import re
 import sys
 from pathlib import Path
 
-SHELL_TEXT = "shell-text.js"
+SHELL_SCRIPT = "shell-lang.js"
+SOURCE = Path(__file__).with_name("shell-lang.js")
 KEYS = re.compile(r'data-i18n(?:-label)?="([^"]+)"')
 
 
@@ -36,12 +40,17 @@ def shell_text(index_html: str, py_dir: Path) -> str:
             f"window.LC_SHELL_TEXT = {json.dumps(words, ensure_ascii=False, sort_keys=True)};\n")
 
 
-def write_shell_text(root: Path, vendor: Path) -> None:
-    """Write vendor/shell-text.js for root/index.html, only if its text changed (atomically:
+def shell_script(index_html: str, py_dir: Path) -> str:
+    """vendor/shell-lang.js: `shell_text`, then boot/build/shell-lang.js."""
+    return shell_text(index_html, py_dir) + SOURCE.read_text(encoding="utf-8")
+
+
+def write_shell_script(root: Path, vendor: Path) -> None:
+    """Write vendor/shell-lang.js for root/index.html, only if its text changed (atomically:
     a running server keeps serving a whole file)."""
-    text = shell_text((root / "index.html").read_text(encoding="utf-8"), root / "py")
-    target = vendor / SHELL_TEXT
+    text = shell_script((root / "index.html").read_text(encoding="utf-8"), root / "py")
+    target = vendor / SHELL_SCRIPT
     if not target.is_file() or target.read_text(encoding="utf-8") != text:
-        temporary = target.with_name(f".{SHELL_TEXT}.{os.getpid()}.tmp")
+        temporary = target.with_name(f".{SHELL_SCRIPT}.{os.getpid()}.tmp")
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, target)

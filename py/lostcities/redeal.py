@@ -8,7 +8,7 @@ whole match so, from its draws (`Dealt`: a `Deal` per round, the offers) and its
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, replace
 
 from .cards import Card
@@ -23,11 +23,11 @@ from .state import LogEntry, State
 Pair = tuple[tuple[str, ...], tuple[str, ...]]
 
 
-def _pair(items: Sequence[Sequence[str]], size: int, known: object, what: str) -> Pair:
+def _pair(items: Sequence[Sequence[str]], size: int, known: Container[str], what: str) -> Pair:
     if len(items) != 2 or any(len(side) != size for side in items):
         raise ValueError(f"{what}: two lists of {size} expected")
     flat = [*items[0], *items[1]]
-    if any(not isinstance(i, str) or i not in known for i in flat):  # type: ignore[operator]
+    if any(not isinstance(i, str) or i not in known for i in flat):
         raise ValueError(f"{what}: an unknown one")
     if len(set(flat)) != len(flat):
         raise ValueError(f"{what}: one given twice")

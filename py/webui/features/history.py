@@ -3,7 +3,9 @@
 A `MatchRecord` says who played whom (mode, computer level, names, which seat is this device's
 player), with what options and jobs, each round's scores and both players' expeditions, the
 winner, and, when this device knows the seed, what a replay needs (`Replay`: seed, first
-player and every move, in a compact text form: `move_token`). Options, names and jobs are
+player and every move, in a compact text form: `move_token`); an online match, dealt by the
+fair protocol without a seed, keeps instead the draws its page learnt at each round's audit
+(`Replay.dealt`: the ``deals`` and ``offers`` of its JSON). Options, names and jobs are
 those of the record; `webui.features.replay` replays it with `lostcities.new_match` and `apply`.
 
 An online match the player ended because the other page fell silent is recorded as abandoned
@@ -28,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, NamedTuple
@@ -336,9 +338,9 @@ def _check_scores(record: MatchRecord) -> None:
                 raise _fail(f"round {index + 1}'s score does not add up")
 
 
-def _texts(value: object, allowed: object, most: int, what: str) -> tuple[str, ...]:
+def _texts(value: object, allowed: Container[str], most: int, what: str) -> tuple[str, ...]:
     if not isinstance(value, list) or len(value) > most or not all(
-            isinstance(v, str) and v in allowed for v in value):  # type: ignore[operator]
+            isinstance(v, str) and v in allowed for v in value):
         raise _fail(f"{what} must be a list of known names")
     return tuple(value)
 

@@ -3,8 +3,11 @@
 // picks the language the player chose on this device (localStorage "lostcities.lang", as
 // py/webui/text/i18n.py's LANG_KEY) or else the browser's, and for any but English it hides
 // the body (html[data-shell-lang="pending"]) until the parser has reached the end of the shell
-// (#lc-shell-end), then puts the words of static/vendor/shell-text.js (the game's own
-// catalogue, built) into it and shows it: no frame is drawn in English. The language button
+// (#lc-shell-end), then puts the words of window.LC_SHELL_TEXT (the game's own catalogue) into
+// it and shows it: no frame is drawn in English. The page runs it as
+// static/vendor/shell-lang.js, which boot/build/shell_text.py makes at build time: this file
+// with those words before it, one request rather than two (a parser-blocking request on a
+// phone's network held the setup form back by about 200 ms). The language button
 // works before Python is ready too: the shell switches at once and the choice is stored,
 // where Python reads it when it starts. Once the page is ready this does nothing.
 (function () {
