@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -210,9 +211,12 @@ def test_a_turn_at_a_time_and_each_rounds_end() -> None:
         replay_step(record, "replay-round-end", {"round": "3"}, 0)
 
 
-def _online_record(pair: Pair, which: str) -> tuple[MatchRecord, list[dict[str, Any]]]:
+def _online_record(
+        pair: Pair, which: str, learnt: Callable[[lc.Dealt], lc.Dealt] = lambda d: d,
+) -> tuple[MatchRecord, list[dict[str, Any]]]:
     """Play the pair's match to its end, each page's log observing every view it shows,
-    and record it as `which` page's keeper would; also every view that page showed."""
+    and record it as `which` page's keeper would, with the draws it learnt (as `learnt`
+    gives them); also every view that page showed."""
     logs = {"host": MatchLog(), "guest": MatchLog()}
     shown: list[dict[str, Any]] = []
     while True:
@@ -226,7 +230,8 @@ def _online_record(pair: Pair, which: str) -> tuple[MatchRecord, list[dict[str, 
     finished(pair)
     seat = getattr(pair, which)
     record = logs[which].record(seat.view(), date="2026-12-05T10:00:00.000Z", mode="online",
-                                level=None, me=seat.seat, seed=None, dealt=seat.dealt())
+                                level=None, me=seat.seat, seed=None,
+                                dealt=learnt(seat.dealt()))
     return record_from_json(json.loads(json.dumps(record.to_json()))), shown
 
 
@@ -276,3 +281,13 @@ def test_an_online_record_whose_deal_was_altered_does_not_replay() -> None:
     doc["replay"]["deals"][0]["deck"][0] = 99
     with pytest.raises(ValueError, match="card"):
         record_from_json(doc)
+
+
+def test_an_online_match_whose_draws_were_not_all_learnt_records_no_replay() -> None:
+    options = Options(rounds=2, jobs=True)
+    for learnt in (lambda d: dataclasses.replace(d, offers=None),  # the offers never revealed
+                   lambda d: dataclasses.replace(d, deals=d.deals[:1])):  # a round missing
+        record, _ = _online_record(Pair(options, seed=8), "host", learnt)
+        assert record.replay is None
+    record, _ = _online_record(Pair(options, seed=8), "host")
+    assert record.replay is not None and replay_of(record).steps > 0

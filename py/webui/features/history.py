@@ -545,8 +545,9 @@ class MatchLog:
         self.observe(view)
         options = Options.from_json(view.get("options"))
         replay = None
-        if dealt is not None and len(dealt.deals) != options.rounds:
-            dealt = None
+        if dealt is not None and (len(dealt.deals) != options.rounds
+                                  or (options.jobs and dealt.offers is None)):
+            dealt = None  # not every draw was learnt here: no replay
         if (seed is not None or dealt is not None) and all(
                 r.moves is not None for r in self.rounds):
             moves: list[str] = []
