@@ -281,6 +281,9 @@ def test_a_false_round_secret_fails_the_audit() -> None:
     wire = Wire(PLAIN, first_player=0, seed=4, tamper=cheat_once(1, change))
     error = caught(wire, 1, CheatDetected, "audit")
     assert error.evidence["scope"] == 1
+    # the honest page keeps no deal from a round whose audit failed: a replay never shows
+    # cards a cheater's false secret would have named
+    assert wire.peers[0].deals() == ()
 
 
 # ---------------------------------------------------------------- cards claimed
