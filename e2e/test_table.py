@@ -588,9 +588,14 @@ def test_a_board_of_twelve_card_expeditions_fits_with_the_hand_in_view(
     for action in ("play", "discard"):
         look = page.eval_on_selector(f'#screen [data-action="{action}"]', LOOK)
         assert look == [True, "dashed", "rgba(0, 0, 0, 0)"], (action, look)
-    assert not page.evaluate(OVERLAP, ["#screen .pile.is-locked .pile-mark",
-                                       "#screen .pile.is-locked .num"])
-    screenshot(page, f"locked-pile-{size}-es")
+    for lang in ("es", "en"):
+        if lang == "en":
+            page.click('#screen [data-action="lang"]')
+            page.wait_for_function("() => document.documentElement.lang === 'en'")
+            page.wait_for_selector("#screen .pile.is-locked .pile-mark")
+        assert not page.evaluate(OVERLAP, ["#screen .pile.is-locked .pile-mark",
+                                           "#screen .pile.is-locked .num"])
+        screenshot(page, f"locked-pile-{size}-{lang}")
     assert app.page_errors == []
 
 
