@@ -35,6 +35,8 @@ const RESTORED = `import random, sys
 if "webui.browser.app" not in sys.modules: raise RuntimeError("this snapshot does not hold the game")
 random.seed()`;
 const WASM_URL = new URL("pyodide.asm.wasm", indexURL).href;
+/* What a boot without a kept snapshot imports in its worker: the first screen's Python. */
+const FIRST_SCREEN = ["webui.browser.app"];
 let opening = null;
 let asking = null;
 let booting = null;
@@ -94,6 +96,29 @@ async function fromSnapshot(app) {
   }
 }
 
+/* A boot without a kept snapshot: a worker starts Python and imports the first screen's modules
+ * (FIRST_SCREEN) and hands over its memory image, which this page's runtime restores: the
+ * start-up, seconds of one task, runs off the main thread, and the page keeps answering input.
+ * Null if that failed (no worker, the worker's error, a restore that throws): the page then
+ * boots the normal way. <html data-runtime-start> says where Python started: "worker" or
+ * "page". */
+async function fromWorker(app) {
+  if (typeof Worker !== "function") return null;
+  try {
+    const made = await snapshots.bootInWorker(FIRST_SCREEN, await keptWasm());
+    performance.mark("lc:worker-booted", { detail: made.timings });
+    wasmCache.withModule(WASM_URL, made.module);
+    const runtime = await loadRuntime({ indexURL, _loadSnapshot: made.image });
+    runtime.FS.writeFile(APP_PATH, await app);
+    runtime.runPython(RESTORED);
+    return runtime;
+  } catch (error) {
+    console.warn(`the worker's boot not used: ${error}`);
+    wasmCache.reset();
+    return null;
+  }
+}
+
 /* The next loadRuntime() takes the wasm from the HTTP cache, with its compiled code, if it holds
  * this version's (wasm-cache.mjs); <html data-wasm> says which way it came: "http-cache" or
  * "service-worker" (nothing without a service worker, on a first visit). */
@@ -120,6 +145,10 @@ async function start() {
     app.catch(() => {});  // awaited below
     let runtime = await fromSnapshot(app);
     root.dataset.boot = runtime ? "snapshot" : "normal";
+    if (!runtime) {
+      runtime = await fromWorker(app);
+      root.dataset.runtimeStart = runtime ? "worker" : "page";
+    }
     if (!runtime) {
       await wasmFromHttpCache();
       runtime = await loadRuntime({ indexURL });

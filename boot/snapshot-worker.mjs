@@ -1,17 +1,24 @@
 /* Makes a boot snapshot, in a worker so that the page stays responsive while a second runtime
  * starts (boot/snapshot.mjs starts it; the format is described there).
  *
- * Message in: {modules}, the names of the modules the page has imported. It boots Pyodide with
+ * Message in: {modules}, the names of the modules the page has imported (or, for a page's first
+ * boot, {modules, raw: true, wasm}: see `raw` below). It boots Pyodide with
  * its private `_makeSnapshot` option, from the same files and the same standard library zip as
  * the page (the service worker answers both; the wasm comes from the HTTP cache as the page's
  * does, boot/wasm-cache.mjs), puts app.zip first on sys.path as the page does, imports those
  * modules (a module that cannot be imported here, such as PyScript's, is left to the page),
  * and answers {key: {runtime, stdlib, app}, snapshot, timings} (the image encoded, its
  * ArrayBuffer transferred) or {error, timings}.
+ *
+ * raw: the page boots from this image at once (boot/pyodide-early.mjs, a boot without a kept
+ * snapshot), so the answer is {snapshot, module, timings}: the image as makeMemorySnapshot()
+ * made it, neither encoded nor keyed, its buffer transferred, and the runtime's compiled
+ * WebAssembly.Module, whose code the page's runtime then shares (wasm-cache.mjs `withModule`). `wasm` is the validators of the wasm that
+ * the page would take from the HTTP cache ("": none).
  */
 import { loadPyodide, version } from "../static/vendor/pyodide/pyodide.mjs";
 import { APP_PATH, APP_URL, encode, sha256 } from "./snapshot.mjs";
-import { fromHttpCache, keptValidators } from "./wasm-cache.mjs";
+import { fromHttpCache, keptValidators, nextModule } from "./wasm-cache.mjs";
 
 const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
 const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
@@ -30,7 +37,7 @@ for name in json.loads(NAMES):
 json.dumps([failed, json.__loader__.archive])
 `;
 
-async function snapshot(modules) {
+async function snapshot(modules, raw, wasm) {
   const timings = {};
   let time = performance.now();
   const lap = (name) => {
@@ -38,8 +45,10 @@ async function snapshot(modules) {
     timings[name] = Math.round(now - time);
     time = now;
   };
-  const expected = await keptValidators();  // the wasm as the page takes it (wasm-cache.mjs)
+  // the wasm as the page takes it (wasm-cache.mjs); a first boot's page says it (maybe none)
+  const expected = raw ? wasm : await keptValidators();
   if (expected) fromHttpCache(new URL("pyodide.asm.wasm", indexURL).href, expected);
+  const compiled = raw ? nextModule() : null;
   const [runtime, app] = await Promise.all([
     loadPyodide({ indexURL, _makeSnapshot: true }),
     fetch(APP_URL).then((response) => {
@@ -66,6 +75,10 @@ async function snapshot(modules) {
   }
   const image = runtime.makeMemorySnapshot();
   lap("snapshot");
+  if (raw) {
+    const module = await compiled;
+    return { snapshot: image.buffer, module, timings: { ...timings, image: image.length, failed } };
+  }
   const key = {
     runtime: version,
     stdlib: (await sha256(runtime.FS.readFile(stdlibPath))).slice(0, 16),
@@ -77,7 +90,8 @@ async function snapshot(modules) {
 }
 
 self.onmessage = ({ data }) => {
-  snapshot(Array.isArray(data.modules) ? data.modules : []).then(
+  const modules = Array.isArray(data.modules) ? data.modules : [];
+  snapshot(modules, data.raw === true, String(data.wasm ?? "")).then(
     (made) => self.postMessage(made, [made.snapshot]),
     (error) => self.postMessage({ error: String(error), timings: {} }),
   );

@@ -175,6 +175,15 @@ function inWorker(job, transfer = []) {
   });
 }
 
+/* Boots a runtime in a worker with `modules` imported: a Promise of its image and its compiled
+ * wasm, for the page to start from at once ({image: Uint8Array, module, timings}); rejected if
+ * the worker failed. `wasm`: the
+ * validators of the wasm the page takes from the HTTP cache ("" for none, wasm-cache.mjs). */
+export async function bootInWorker(modules, wasm) {
+  const made = await inWorker({modules, raw: true, wasm});
+  return {image: new Uint8Array(made.snapshot), module: made.module, timings: made.timings};
+}
+
 /* Tells the service worker to drop the kept snapshot; `failed`: it did not boot (no other is
  * taken for this version). */
 export function drop(failed) {

@@ -66,3 +66,54 @@ export function fromHttpCache(url, expected, onAnswer = () => {}) {
 }
 
 let restore = null;
+
+/* The compiled module of the next WebAssembly.instantiateStreaming() call: a Promise, for a
+ * worker that boots a runtime for the page (boot/snapshot-worker.mjs) and hands the module over
+ * with its image. */
+export function nextModule() {
+  const original = WebAssembly.instantiateStreaming;
+  return new Promise((resolve, reject) => {
+    WebAssembly.instantiateStreaming = async (source, imports) => {
+      WebAssembly.instantiateStreaming = original;
+      try {
+        const result = await original.call(WebAssembly, source, imports);
+        resolve(result.module);
+        return result;
+      } catch (error) {
+        reject(error);
+        throw error;
+      }
+    };
+  });
+}
+
+/* The next runtime instantiates `module` (compiled in a worker, boot/snapshot-worker.mjs) in
+ * place of the wasm at `url`: that fetch is answered at once with an empty body and never
+ * reaches the network, and the next WebAssembly.instantiateStreaming() call takes the module.
+ * V8 shares a module's code between the threads of a page, the functions the worker's runtime
+ * compiled at their first call included, so the page compiles none of them again. */
+export function withModule(url, module) {
+  restore?.();
+  const original = globalThis.fetch;
+  const instantiate = WebAssembly.instantiateStreaming;
+  const wrapper = function (resource, options) {
+    if (String(resource) !== url) return original.call(this, resource, options);
+    globalThis.fetch = original;
+    return Promise.resolve(new Response(null, { headers: { "Content-Type": "application/wasm" } }));
+  };
+  globalThis.fetch = wrapper;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    WebAssembly.instantiateStreaming = instantiate;
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
+  restore = () => {
+    if (globalThis.fetch === wrapper) globalThis.fetch = original;
+    WebAssembly.instantiateStreaming = instantiate;
+    restore = null;
+  };
+}
+
+/* Drops what `fromHttpCache` or `withModule` set and the next runtime has not used. */
+export function reset() {
+  restore?.();
+}

@@ -27,8 +27,8 @@ machine only figures measured side by side compare.
 Times are in-page, from navigation start: first paint (the paint timing API's
 first-contentful-paint: the shell's title) and ready (html[data-ready=true], set by the game
 when it is interactive and by the bare page when loadPyodide() has resolved). "where the boot
-goes" prints the marks on the way (the runtime started, the snapshot read and checked, the wasm
-instantiated, the runtime booted, PyScript's py:ready) and how the warm loads booted
+goes" prints the marks on the way (the runtime started, Python started in a worker (a first
+visit), the snapshot read and checked, the wasm instantiated, the runtime booted, PyScript's py:ready) and how the warm loads booted
 (html[data-boot]: "snapshot" or "normal").
 
 The first seconds of each load, until ready: when the setup form shows (the frame after the
@@ -158,13 +158,14 @@ TIMES = """() => {
   return {
     paint: mark("first-contentful-paint"), ready: window.__lc.ready, wasm: window.__lc.wasm,
     "py:ready": window.__lc.pyReady, start: mark("lc:runtime-start"),
+    worker: mark("lc:worker-booted"),
     "snapshot read": mark("lc:snapshot-read"), "snapshot checked": mark("lc:snapshot-decoded"),
     runtime: mark("lc:runtime-ready"), boot: document.documentElement.dataset.boot ?? null,
     form: window.__lc.form, tasks: window.__lc.tasks, keys: window.__lc.keys,
   };
 }"""
 # The marks "where the boot goes" prints, in the order a boot passes them.
-MARKS = ("start", "snapshot read", "wasm", "snapshot checked", "runtime", "py:ready", "ready")
+MARKS = ("start", "worker", "snapshot read", "wasm", "snapshot checked", "runtime", "py:ready", "ready")
 READY = "() => document.documentElement.dataset.ready === 'true'"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 BYTECODE = "() => document.documentElement.dataset.bytecode"
@@ -450,7 +451,8 @@ def print_first_seconds(runs: list[dict[str, dict[str, Any]]], kinds: list[str])
 def print_boots(runs: list[dict[str, dict[str, Any]]], kinds: list[str]) -> None:
     """Where the boot goes: the medians of each mark, cold and warm, and how warm loads booted."""
     print("\nwhere the boot goes (medians, ms from navigation): the runtime started "
-          "(boot/pyodide-early.mjs), the snapshot's bytes read, the wasm instantiated, the "
+          "(boot/pyodide-early.mjs), Python started in a worker and its image received, the "
+          "snapshot's bytes read, the wasm instantiated, the "
           "snapshot checked and decoded, the runtime booted, PyScript about to run the app "
           "(py:ready), ready")
     for kind in kinds:
