@@ -40,6 +40,7 @@ const FIRST_SCREEN = ["webui.browser.app"];
 let opening = null;
 let asking = null;
 let booting = null;
+let working = null;
 
 /* What a later visit keeps, asked of the service worker from the moment the shell has painted or
  * the boot starts, whichever comes first, so that neither competes with the first frame: the
@@ -96,6 +97,14 @@ async function fromSnapshot(app) {
   }
 }
 
+/* The worker's boot (fromWorker), started once: as this module runs on a page that no service
+ * worker controls (a first visit: no snapshot can be kept), else when the boot finds none. It
+ * costs the main thread nothing, so it need not wait for the setup form's frame. */
+function workerBoot() {
+  working ??= keptWasm().then((wasm) => snapshots.bootInWorker(FIRST_SCREEN, wasm));
+  return working;
+}
+
 /* A boot without a kept snapshot: a worker starts Python and imports the first screen's modules
  * (FIRST_SCREEN) and hands over its memory image, which this page's runtime restores: the
  * start-up, seconds of one task, runs off the main thread, and the page keeps answering input.
@@ -105,7 +114,7 @@ async function fromSnapshot(app) {
 async function fromWorker(app) {
   if (typeof Worker !== "function") return null;
   try {
-    const made = await snapshots.bootInWorker(FIRST_SCREEN, await keptWasm());
+    const made = await workerBoot();
     performance.mark("lc:worker-booted", { detail: made.timings });
     wasmCache.withModule(WASM_URL, made.module);
     const runtime = await loadRuntime({ indexURL, _loadSnapshot: made.image });
@@ -184,6 +193,9 @@ function boot() {
  * starts then (what comes first of it is mostly fetching and compiling the wasm off the main
  * thread: it costs a slow first paint little, and waiting for it cost the boot more). */
 const root = document.documentElement;
+if (typeof Worker === "function" && !navigator.serviceWorker?.controller) {
+  workerBoot().catch(() => {});  // awaited by fromWorker, which falls back on its failure
+}
 function afterTheFormsFrame() {
   openSnapshot();
   keptWasm();
