@@ -36,7 +36,7 @@ if "webui.browser.app" not in sys.modules: raise RuntimeError("this snapshot doe
 random.seed()`;
 const WASM_URL = new URL("pyodide.asm.wasm", indexURL).href;
 /* What a boot without a kept snapshot imports in its worker: the first screen's Python. */
-const FIRST_SCREEN = ["webui.browser.app"];
+const FIRST_SCREEN = ["webui.browser.app", "random"];  // random: RESTORED reseeds it
 let opening = null;
 let asking = null;
 let booting = null;
