@@ -113,6 +113,9 @@ function workerBoot() {
  * "page". */
 async function fromWorker(app) {
   if (typeof Worker !== "function") return null;
+  // the runtime's JavaScript, evaluated while the worker works, not after it (loadRuntime
+  // imports the same module)
+  import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {});
   try {
     const made = await workerBoot();
     performance.mark("lc:worker-booted", { detail: made.timings });

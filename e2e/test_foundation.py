@@ -10,10 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Route
 from playwright.sync_api import Error as PlaywrightError
 
 from conftest import AppPage, Server, dev_server, hold_python, wait_ready
+from test_pwa import play_turns, start_pass_and_play
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -155,6 +156,54 @@ def test_the_runtime_starts_after_the_forms_frame(open_app: Callable[..., AppPag
         assert start > times["frame"] > times["marked"], (start, times)
     else:  # the shell painted late: the boot did not wait for it
         assert start >= 250, (start, times)
+
+
+RUNTIME_STARTED = "() => document.documentElement.dataset.runtimeStart ?? null"
+WORKER_BOOTED = "() => performance.getEntriesByName('lc:worker-booted').length"
+
+
+def test_without_a_kept_snapshot_python_starts_in_a_worker(
+        open_app: Callable[..., AppPage]) -> None:
+    """Python's start-up, seconds of one task, runs in a worker, not on the page's main thread
+    (boot/pyodide-early.mjs): the page restores the worker's image and plays."""
+    app = open_app()
+    page = app.page
+    assert page.evaluate(RUNTIME_STARTED) == "worker"
+    assert page.evaluate(WORKER_BOOTED) == 1
+    start_pass_and_play(page)
+    assert play_turns(page, turns=2) == "handoff"
+    assert app.page_errors == []
+
+
+@pytest.mark.parametrize("failure", ["its script", "its boot"])
+def test_a_failed_worker_boot_falls_back_to_the_page(
+        open_app: Callable[..., AppPage], failure: str) -> None:
+    """A worker that cannot be loaded, or whose runtime fails to start (its first request for
+    the standard library is refused: the page's own, later, is served), leaves the boot to the
+    page, on the same load."""
+    def fail(page: Page) -> None:
+        if failure == "its script":
+            page.route("**/boot/snapshot-worker.mjs", lambda route: route.fulfill(status=404))
+            return
+        refused: list[str] = []
+
+        def first_refused(route: Route) -> None:
+            if refused:
+                route.continue_()
+            else:
+                refused.append(route.request.url)
+                route.fulfill(status=404)
+
+        page.route("**/python_stdlib.zip", first_refused)
+
+    app = open_app(setup=fail)
+    page = app.page
+    assert page.evaluate(RUNTIME_STARTED) == "page"
+    assert page.evaluate(WORKER_BOOTED) == 0
+    start_pass_and_play(page)
+    assert play_turns(page, turns=2) == "handoff"
+    # the worker's runtime reports the file it could not load; the page's own error, none
+    assert all("python_stdlib.zip" in error for error in app.page_errors), app.page_errors
 
 
 def test_the_opponent_choice_is_hidden_while_online_mode_is_chosen(
