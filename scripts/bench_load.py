@@ -28,8 +28,8 @@ Times are in-page, from navigation start: first paint (the paint timing API's
 first-contentful-paint: the shell's title) and ready (html[data-ready=true], set by the game
 when it is interactive and by the bare page when loadPyodide() has resolved). "where the boot
 goes" prints the marks on the way (the runtime started, Python started in a worker (a first
-visit), the snapshot read and checked, the wasm instantiated, the runtime booted, PyScript's py:ready) and how the warm loads booted
-(html[data-boot]: "snapshot" or "normal").
+visit), the snapshot read and checked, the wasm instantiated, the runtime booted, PyScript's
+py:ready) and how the warm loads booted (html[data-boot]: "snapshot" or "normal").
 
 The first seconds of each load, until ready: when the setup form shows (the frame after the
 shell's paint), the longest main-thread task (Long Tasks API) and the total blocking time, and,
@@ -165,7 +165,8 @@ TIMES = """() => {
   };
 }"""
 # The marks "where the boot goes" prints, in the order a boot passes them.
-MARKS = ("start", "worker", "snapshot read", "wasm", "snapshot checked", "runtime", "py:ready", "ready")
+MARKS = ("start", "worker", "snapshot read", "wasm", "snapshot checked", "runtime", "py:ready",
+         "ready")
 READY = "() => document.documentElement.dataset.ready === 'true'"
 CONTROLLED = "() => navigator.serviceWorker.controller !== null"
 BYTECODE = "() => document.documentElement.dataset.bytecode"
