@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from conftest import AppPage
+from conftest import STATE_TIMEOUT_MS, AppPage
 from playwright.sync_api import Page
 from test_table import BUTTONS_JS  # the screen and the enabled buttons, with their data-* hooks
 
@@ -34,12 +35,16 @@ TURN_ACTIONS = frozenset({"select", "draw", "undo", "radio", "airlift", "sabotag
                           "next-round"})
 """Buttons enabled only on the page of the player who may move now."""
 
-SYNC = "document.querySelector('[data-sync]')?.dataset.sync ?? null"
-"""The match position a screen shows (``[data-sync]``), null before a match is on it."""
+SYNC = "(document.querySelector('[data-sync]')?.dataset.sync ?? null)"
+"""The match position a screen shows (``[data-sync]``), null before a match is on it. (In
+parentheses: unbracketed, ``SYNC === mark`` would read ``sync ?? (null === mark)``, true on
+any screen showing a match.)"""
 
 SETTLED = """() => { const badge = document.querySelector('[data-sync]');
   return badge !== null && !badge.hasAttribute('data-waiting'); }"""
 """The match is on the screen and waits on nothing from the other page."""
+
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => done(true)))"
 
 STUCK = """() => ({screen: document.body.dataset.screen, sync: %s,
   buttons: [...document.querySelectorAll('#app button')].map((b) =>
@@ -98,13 +103,30 @@ def wait_connection(state: str, *pages: Page) -> None:
 
 
 def wait_synced(first: Page, second: Page, before: str | None = None) -> str:
-    """Both screens show the same match position, not `before`; returns it. (A page shows a
-    position once it has everything of it: both come to the same one.)"""
-    mark = first.wait_for_function(
-        f"(before) => {{ const mark = {SYNC}; return mark !== null && mark !== before && mark; }}",
-        arg=before).json_value()
-    second.wait_for_function(f"(mark) => {SYNC} === mark", arg=mark)
-    return str(mark)
+    """Both screens show the same match position, not `before`, and wait on nothing from
+    each other; returns it. A page may pass through a position the other never shows (the
+    host opening its job pick as soon as the guest's arrives), so both are read again, frame
+    after frame, until they agree (STATE_TIMEOUT_MS is the hang guard)."""
+    pages = (first, second)
+    changed = (f"(before) => {{ const mark = {SYNC}; "
+               f"return mark !== null && mark !== before && ({SETTLED})(); }}")
+    deadline = time.monotonic() + STATE_TIMEOUT_MS / 1000
+    while True:
+        for page in pages:
+            page.wait_for_function(changed, arg=before)
+        marks = [page.evaluate(SYNC) for page in (first, second, first)]
+        if marks[0] == marks[1] == marks[2]:
+            return str(marks[0])
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the pages never agreed after {before}: "
+                                 f"{[page.evaluate(STUCK) for page in pages]}")
+        next_frame(*pages)
+
+
+def next_frame(*pages: Page) -> None:
+    """Until each page has drawn its next frame (what was on its way may be shown then)."""
+    for page in pages:
+        page.evaluate(NEXT_FRAME)
 
 
 def saved_text(page: Page, key: str) -> str | None:
@@ -167,21 +189,27 @@ class Chooser:
     def actor(self) -> tuple[Page, str, dict[str, list[dict[str, str]]]] | None:
         """The page that may move now, its screen and buttons (None: nobody, the match is
         over)."""
-        self.settle()
-        found = []
-        for page in self.pages:
-            screen, by = buttons(page)
-            if "dismiss-mixup" in by:  # the mixup's announcement, on either screen
-                click(page, {"action": "dismiss-mixup"})
+        deadline = time.monotonic() + STATE_TIMEOUT_MS / 1000
+        while True:
+            self.settle()
+            found = []
+            for page in self.pages:
                 screen, by = buttons(page)
-            if TURN_ACTIONS & set(by):
-                found.append((page, screen, by))
-        assert len(found) <= 1, "both pages may move"
-        if not found:  # the match is over on both screens, or a page is stuck: say which
+                if "dismiss-mixup" in by:  # the mixup's announcement, on either screen
+                    click(page, {"action": "dismiss-mixup"})
+                    screen, by = buttons(page)
+                if TURN_ACTIONS & set(by):
+                    found.append((page, screen, by))
+            assert len(found) <= 1, "both pages may move"
+            if found:
+                return found[0]
             ends = [page.evaluate("document.body.dataset.screen") for page in self.pages]
-            assert set(ends) == {"match-end"}, [
-                page.evaluate(STUCK) for page in self.pages]
-        return found[0] if found else None
+            if set(ends) == {"match-end"}:
+                return None
+            # a page between two positions (a message on its way) moves on by itself; one
+            # that stays stuck is said
+            assert time.monotonic() < deadline, [page.evaluate(STUCK) for page in self.pages]
+            next_frame(*self.pages)
 
     def _wanted(self, kind: str, by: dict[str, list[dict[str, str]]], odds: float) -> bool:
         return kind in by and (not self.moves[kind] or self.rng.random() < odds)
