@@ -132,6 +132,14 @@ def test_a_save_with_a_wrong_typed_field_is_refused(name: str) -> None:
         Session.from_save_text(json.dumps(save))
 
 
+@pytest.mark.parametrize("selected", ["0", "X9", "", "R1"])
+def test_a_save_whose_selected_card_is_not_a_card_is_refused(selected: str) -> None:
+    save = copy.deepcopy(SAVE)
+    save["ui"]["selected"] = selected
+    with pytest.raises(ValueError, match="not a card"):
+        Session.from_save_text(json.dumps(save))
+
+
 def test_the_untouched_save_loads() -> None:
     """The cases above change one field of a save that loads."""
     session = Session.from_save_text(json.dumps(SAVE))
@@ -195,6 +203,7 @@ def _render_or_refuse(save: dict[str, Any]) -> None:
 @example(base=0, edits=[(-1, "RH")])  # the first draw's detail: not a colour
 @example(base=0, edits=[(-2, "\x02")])  # a name: a region marker before
 @example(base=0, edits=[(-3, [None])])  # skills used
+@example(base=0, edits=[(-4, "0")])  # the card picked in the hand
 def test_a_tampered_save_is_refused_or_renders(base: int, edits: list[tuple[int, Any]]) -> None:
     save = copy.deepcopy(BASES[base])
     for where, value in edits:
@@ -203,6 +212,7 @@ def test_a_tampered_save_is_refused_or_renders(base: int, edits: list[tuple[int,
                 -1: ("match", "state", "log", _log_index("draw")(save), "detail"),
                 -2: ("match", "state", "names", 0),
                 -3: ("match", "state", "skills_used"),
+                -4: ("ui", "selected"),
             }[where]
         else:
             paths = list(_paths(save))

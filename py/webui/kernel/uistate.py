@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from lostcities.cards import parse_card
+
 
 @dataclass
 class UiState:
@@ -35,8 +37,10 @@ class UiState:
             raise ValueError("UI state is not an object")
         ui = cls()
         selected = data.get("selected")
-        if selected is not None and not isinstance(selected, str):
-            raise ValueError("bad selected card")
+        if selected is not None:
+            if not isinstance(selected, str):
+                raise ValueError("bad selected card")
+            parse_card(selected)  # ValueError: not a card
         ui.selected = selected
         for name in ("handoff", "sabotage_menu"):
             value = data.get(name, getattr(ui, name))
