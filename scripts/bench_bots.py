@@ -13,7 +13,8 @@ it clicks the Rules button (then Escape) and the move log with real mouse clicks
 recorder in the page times each click, from the trusted event's ``timeStamp`` to its visible
 effect (a DOM mutation). First it calibrates the recorder: a click while the page is blocked
 for 300 ms must read at least that long. Prints the median, p95 and max against the budget
-(RESPONSIVE_MS), and how long the computer's turns took.
+(RESPONSIVE_MS), how long the computer's turns took, and the longest main-thread task and
+the total blocking time while it thought (the Long Tasks API; budget 200 ms).
 
 Prints figures and ratios only; nothing here is a test (e2e/test_bot.py checks, by states, that
 the clicks take effect while the bot thinks).
@@ -33,7 +34,7 @@ from playwright.sync_api import Page, ViewportSize, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "scripts")]
 from bench_load import machine, pct  # noqa: E402
-from site_browser import chromium_options, served_site  # noqa: E402
+from site_browser import LONG_TASKS, blocking, chromium_options, served_site  # noqa: E402
 
 from lostcities import Options, apply, move_from_json, new_match, view  # noqa: E402
 from lostcities.bots import HeuristicBot, StrongBot  # noqa: E402
@@ -72,17 +73,17 @@ LATENCY = """
       pending = null;
     }
   }).observe(document, {subtree: true, attributes: true, attributeFilter: ["hidden", "open"]});
-  window.__lcTurns = [];  // how long each of the computer's turns took (play and draw), ms
+  window.__lcTurns = [];  // each of the computer's turns (play and draw): [from, to], ms
   let since = null;
   new MutationObserver(() => {
     const on = document.body.hasAttribute("data-thinking");
     if (on && since === null) since = performance.now();
-    if (!on && since !== null) { window.__lcTurns.push(performance.now() - since); since = null; }
+    if (!on && since !== null) { window.__lcTurns.push([since, performance.now()]); since = null; }
   }).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-thinking"]});
 })();
 """
 """Times each trusted click on Rules or the log summary, click to effect (__lcLatency), and
-each of the computer's turns (__lcTurns)."""
+each of the computer's turns (__lcTurns: from, to)."""
 READY = "() => document.documentElement.dataset.ready === 'true'"
 THINKING = "() => document.body.hasAttribute('data-thinking')"
 OUR_MOVE_OR_END = """() => {
@@ -162,13 +163,16 @@ def human_move(page: Page) -> bool:
 
 
 def clicks_while_thinking(url: str, clicks: int) -> tuple[float, list[dict[str, float]],
-                                                            list[float]]:
+                                                            list[list[float]],
+                                                            list[list[float]]]:
     """Play a match against Hard at `url`, clicking while it thinks; returns the calibration
-    reading, the clicks made while it thought, and its turns (ms)."""
+    reading, the clicks made while it thought, its turns ([from, to] ms) and the page's long
+    tasks ([start, ms])."""
     with sync_playwright() as pw:
         browser = pw.chromium.launch(**chromium_options(pw))
         page = browser.new_page(viewport=TALL)
         page.add_init_script(LATENCY)
+        page.add_init_script(LONG_TASKS)
         page.goto(url)
         page.wait_for_function(READY, timeout=300_000)
         calibration = calibrate(page)
@@ -192,16 +196,17 @@ def clicks_while_thinking(url: str, clicks: int) -> tuple[float, list[dict[str, 
                 page.wait_for_function("() => document.getElementById('rules').hidden")
                 page.mouse.click(*spots[1])
         samples = [s for s in page.evaluate("window.__lcLatency") if s["thinking"]]
-        turns = [float(ms) for ms in page.evaluate("window.__lcTurns")]
+        turns = page.evaluate("window.__lcTurns")
+        tasks = page.evaluate("window.__lcLongTasks")
         browser.close()
-    return calibration, samples, turns
+    return calibration, samples, turns, tasks
 
 
 def page_report(clicks: int) -> None:
     """--page: build and serve the site, measure, print."""
     print(f"machine: {machine()}", flush=True)
     with served_site() as site:
-        calibration, samples, turns = clicks_while_thinking(site.url, clicks)
+        calibration, samples, turns, tasks = clicks_while_thinking(site.url, clicks)
     print(f"machine at the end: {machine()}")
     works = "the recorder sees it" if calibration >= CALIBRATION_MS * 0.9 else \
         "THE RECORDER MISSES IT: the figures below are not to be trusted"
@@ -216,8 +221,14 @@ def page_report(clicks: int) -> None:
           f"({median / RESPONSIVE_MS:.2f}x the {RESPONSIVE_MS:.0f} ms budget), "
           f"p95 {pct(values, 95):.1f} ms, max {max(values):.1f} ms")
     if turns:
+        spans = [b - a for a, b in turns]
         print(f"the computer's turns (play + draw): n={len(turns)} "
-              f"median {statistics.median(turns):.0f} ms, max {max(turns):.0f} ms")
+              f"median {statistics.median(spans):.0f} ms, max {max(spans):.0f} ms")
+        longest, blocked = blocking(tasks, turns)
+        print(f"while it thinks, the page's longest task: {longest:.0f} ms (budget 200), "
+              f"total blocking time {blocked:.0f} ms over {sum(spans) / 1000:.1f} s of thinking"
+              f" (the whole page: {len(tasks)} long tasks, the longest"
+              f" {max((ms for _, ms in tasks), default=0):.0f} ms: the boot, the calibration)")
 
 
 def main() -> None:

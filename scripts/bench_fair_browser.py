@@ -23,7 +23,9 @@ steps and the keys that deal, the audits apart), and each page counts what it se
 per page and round the shuffle+deal and audit time, the bytes per round on the wire (fair
 messages, and the pages' control messages; against the host-authority wire measured before it
 was replaced), and the move latency: from the click to the moment both screens show the move
-(a draw from the deck waits for the other page's key), p50/p95 against the 50 ms budget.
+(a draw from the deck waits for the other page's key), p50/p95 against the 50 ms budget; and
+each page's longest main-thread task and total blocking time from the room's opening to the
+match's end, shuffles included (the Long Tasks API; budget 200 ms).
 
     .venv/bin/python scripts/bench_fair_browser.py [--matches 2] [--plain]
     .venv/bin/python scripts/bench_fair_browser.py --online [--plain]
@@ -45,7 +47,7 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
 import bench_fair  # noqa: E402  (scripts/bench_fair.py)
-from site_browser import ROOT, chromium_options, served_site  # noqa: E402
+from site_browser import LONG_TASKS, ROOT, blocking, chromium_options, served_site  # noqa: E402
 
 from lostcities import Options  # noqa: E402
 
@@ -313,12 +315,14 @@ def play_online(browser: Any, url: str, options: Options) -> dict[str, Any]:
         context.set_default_timeout(1_800_000)  # a hang guard
         page = context.new_page()
         page.add_init_script(PAGE_PROBES)
+        page.add_init_script(LONG_TASKS)
         page.goto(url)
         page.wait_for_selector("html[data-ready=true]", state="attached")
         page.evaluate(INSTALL, RUNNER)
         run(page, PAGE_TIMERS)
         pages.append(page)
     host, guest = pages
+    started = [float(page.evaluate("performance.now()")) for page in pages]
     ticked = [o for o in ALL_OPTIONS if options.to_json().get(o.replace("-", "_"))]
     host.locator('[data-option="mode"][value="online"]').check()
     host.locator('[data-option="rounds"]').select_option(str(options.rounds))
@@ -348,7 +352,10 @@ def play_online(browser: Any, url: str, options: Options) -> dict[str, Any]:
         else:
             latencies.append(max(shown) - clicked)
             kinds.append(next(iter(chooser.moves - before), "?"))
-    return {"timers": [run(page, STATS) for page in pages],
+    tasks = [blocking(page.evaluate("window.__lcLongTasks"),
+                      [[start, float(page.evaluate("performance.now()"))]])
+             for page, start in zip(pages, started, strict=True)]
+    return {"timers": [run(page, STATS) for page in pages], "tasks": tasks,
             "bytes": [page.evaluate("() => window.__lcBytes") for page in pages],
             "latencies": latencies, "kinds": kinds, "moves": sum(chooser.moves.values()),
             "missed": missed}
@@ -365,6 +372,10 @@ def report_online(title: str, options: Options, out: dict[str, Any], share: floa
             deal, audit = timers["setup"].get(str(r), 0.0), timers["audit"].get(str(r), 0.0)
             worst = max(worst, deal)
             print(f"{r:>5} {name:>6} {deal:>16.1f} {audit:>9.1f}")
+    for name, (longest, blocked) in zip(("host", "guest"), out["tasks"], strict=True):
+        print(f"{name}'s page from the room's opening to the match's end (shuffles, audits and"
+              f" moves): longest task {longest:.0f} ms (budget 200), total blocking time"
+              f" {blocked:.0f} ms")
     sent = {k: sum(b[k] for b in out["bytes"]) for k in ("fair", "control", "ping")}
     per_round = (sent["fair"] + sent["control"]) / options.rounds / 1000
     budget = bench_fair.deal_budget(options)

@@ -1,7 +1,8 @@
 """The built site served locally and Debian's Chromium, for the scripts that drive the app.
 
-Used by scripts/bench_load.py and boot/build/record_modules.py (not by the tests, which have their
-own fixtures in e2e/conftest.py).
+Used by scripts/bench_load.py, the other scripts/bench_*.py that drive a page, and
+boot/build/record_modules.py (not by the tests, which have their own fixtures in
+e2e/conftest.py). `LONG_TASKS` and `blocking` give the benches the main thread's long tasks.
 """
 
 from __future__ import annotations
@@ -27,6 +28,24 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-features=WebRtcHideLocalIpsWithMdns"]
 # One line of http.server's request log: '... "GET /path HTTP/1.1" 200 -'.
 LOG_LINE = re.compile(r'"GET (\S+) HTTP/[\d.]+" (\d{3}) ')
+
+LONG_TASKS = """(() => {
+  window.__lcLongTasks = [];
+  new PerformanceObserver((list) => {
+    for (const task of list.getEntries()) {
+      window.__lcLongTasks.push([task.startTime, task.duration]);
+    }
+  }).observe({type: "longtask", buffered: true});
+})();"""
+"""An init script: every main-thread task over 50 ms (Long Tasks API) as [start, ms] in
+``window.__lcLongTasks``, on the page's clock (performance.now)."""
+
+
+def blocking(tasks: list[list[float]], spans: list[list[float]]) -> tuple[float, float]:
+    """The longest of `tasks` ([start, ms]) that began within one of `spans` ([from, to], the
+    same clock), and their total blocking time (each one's ms over 50); (0, 0) if none."""
+    inside = [ms for start, ms in tasks if any(a <= start <= b for a, b in spans)]
+    return max(inside, default=0.0), sum(max(0.0, ms - 50) for ms in inside)
 
 
 def chromium_options(pw: Playwright) -> dict[str, Any]:
