@@ -45,6 +45,7 @@ SETTLED = """() => { const badge = document.querySelector('[data-sync]');
 """The match is on the screen and waits on nothing from the other page."""
 
 NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => done(true)))"
+"""Resolves at the page's next frame: a wait on the page's state, not on a clock."""
 
 STUCK = """() => ({screen: document.body.dataset.screen, sync: %s,
   buttons: [...document.querySelectorAll('#app button')].map((b) =>
