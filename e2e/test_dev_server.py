@@ -15,7 +15,7 @@ import pytest
 from conftest import ROOT, free_port, dev_server
 
 sys.path.insert(0, str(ROOT / "boot" / "build"))
-from app_zip import NATIVE_ONLY  # noqa: E402  (boot/build/app_zip.py)
+from app_zip import MANIFEST, MORE, NATIVE_ONLY  # noqa: E402  (boot/build/app_zip.py)
 
 
 def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
@@ -97,10 +97,12 @@ def test_taken_broker_port_is_refused(site: Path) -> None:
     assert f"broker port 127.0.0.1:{broker_port} is taken" in result.stderr
 
 
-def test_app_zip_holds_the_python_packages_compiled() -> None:
+def test_app_zip_and_app_more_zip_hold_the_python_packages_compiled() -> None:
     subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True)
     with zipfile.ZipFile(ROOT / "static" / "vendor" / "app.zip") as zf:
-        names = set(zf.namelist())
+        first = set(zf.namelist())
+    with zipfile.ZipFile(ROOT / "static" / "vendor" / MORE) as zf:
+        more = set(zf.namelist()) - {MANIFEST}
     sources = {
         path.relative_to(ROOT / "py").as_posix()
         for package in (ROOT / "py").iterdir() if (package / "__init__.py").is_file()
@@ -112,12 +114,19 @@ def test_app_zip_holds_the_python_packages_compiled() -> None:
     sources -= native
     # Every module compiled by the runtime's own CPython: sourceless pycs, and the pycs of
     # PyScript's own package and of `html` (e2e/test_bytecode.py checks they match the sources
-    # in the page).
-    assert "webui/browser/main.pyc" in names and "webui/__init__.pyc" in names
-    pyscript = {name for name in names if name.startswith(("pyscript/", "html/"))}
+    # in the page), each in one of the two zips.
+    assert "webui/browser/main.pyc" in first and "webui/__init__.pyc" in first
+    pyscript = {name for name in first if name.startswith(("pyscript/", "html/"))}
     assert {"pyscript/__init__.pyc", "html/__init__.pyc", "html/entities.pyc"} <= pyscript
-    assert names - pyscript == {name.removesuffix(".py") + ".pyc" if name.endswith(".py")
-                                else name for name in sources}
+    assert first.isdisjoint(more)
+    assert (first | more) - pyscript == {name.removesuffix(".py") + ".pyc"
+                                         if name.endswith(".py") else name for name in sources}
+    # The first screen's zip holds the engine and the table; online play and the player's
+    # screens come with the other.
+    assert {"lostcities/engine.pyc", "webui/screens/table.pyc",
+            "webui/match/controller.pyc"} <= first
+    assert {"lostcities/fair/peer.pyc", "webui/online/lobby.pyc", "webui/features/stats.pyc",
+            "webui/browser/plugins.pyc"} <= more
 
 
 def test_build_refuses_to_assemble_over_the_sources() -> None:

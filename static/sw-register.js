@@ -11,7 +11,8 @@
  * When an update is ready, <html data-update-ready="true"> is set and "lc:update-ready" is
  * dispatched on window. <html data-storage> becomes "persistent" or "best-effort" once the
  * browser answered navigator.storage.persist().
- * The worker is registered once the game has booted (html[data-ready=true]). Updates are
+ * The worker is registered once the game has booted (html[data-ready=true]) and fetched
+ * app-more.zip (html[data-more]). Updates are
  * checked on each load (the browser does it), when the page becomes visible again, and every
  * 30 minutes while it stays open.
  */
@@ -84,9 +85,10 @@
     });
   }
 
-  /* Run start once the game has booted (html[data-ready=true]), so that the first install
-   * revalidates the files the boot just downloaded instead of racing it for the bandwidth;
-   * BOOT_GRACE_MS after "load" at the latest, in case the boot fails. */
+  /* Run start once the game has booted (html[data-ready=true]) and fetched app-more.zip
+   * (html[data-more], py/webui/browser/boot/more.py), so that the first install revalidates
+   * the files the boot just downloaded instead of racing it for the bandwidth and downloading
+   * them twice; BOOT_GRACE_MS after "load" at the latest, in case the boot fails. */
   function afterBoot(start) {
     var started = false;
     function once() {
@@ -95,11 +97,12 @@
       observer.disconnect();
       start();
     }
+    function booted() { return root.dataset.ready === "true" && Boolean(root.dataset.more); }
     var observer = new MutationObserver(function () {
-      if (root.dataset.ready === "true") once();
+      if (booted()) once();
     });
-    if (root.dataset.ready === "true") return once();
-    observer.observe(root, {attributes: true, attributeFilter: ["data-ready"]});
+    if (booted()) return once();
+    observer.observe(root, {attributes: true, attributeFilter: ["data-ready", "data-more"]});
     window.addEventListener("load", function () { setTimeout(once, BOOT_GRACE_MS); });
   }
 

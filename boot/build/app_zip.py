@@ -1,10 +1,21 @@
-"""app.zip: the Python packages under py/ compiled to bytecode (scripts/build.py calls
-`build_app_zip`; docs/boot.md).
+"""app.zip and app-more.zip: the Python packages under py/ compiled to bytecode, split in two
+(scripts/build.py calls `build_app_zip`; docs/boot.md).
 
-The packages are zipped as sources (a hidden file beside app.zip, neither shipped nor
-precached), then compiled by the shipped runtime's own CPython under Node (compile_app.mjs
-beside this file), with pycs of PyScript's own package and of `html`. Both steps leave their
-output alone when nothing changed, and the same sources give the same bytes.
+The packages are zipped as sources, then compiled by the shipped runtime's own CPython under
+Node (compile_app.mjs beside this file), with pycs of PyScript's own package and of `html`
+(both zips hidden beside app.zip: neither shipped nor precached). The compiled zip is then
+split:
+
+- app.zip, what the boot fetches: the modules reachable from the page's script (`FIRST_SCREEN`,
+  imports inside functions followed), i.e. the first screen and a match on this device (the
+  engine, the table, the setup, the controller, the bots), with PyScript's package and `html`;
+- app-more.zip, fetched once the first screen is up (py/webui/browser/boot/more.py): every other
+  module of the page, i.e. what the page imports by name (webui/browser/plugins.py: online play
+  with the fair protocol, the player's history, stats, replays, calculator and guide). It also
+  holds `MANIFEST`: the packages of app.zip that it adds modules to, one per line, whose search
+  path the page extends when it mounts the zip.
+
+Each step leaves its output alone when nothing changed, and the same sources give the same bytes.
 """
 
 from __future__ import annotations
@@ -16,8 +27,18 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+from trim_stdlib import app_modules
+
 APP_SOURCES = ".app-sources.zip"
-"""The app's sources as compiled into app.zip (hidden: not shipped, not precached)."""
+"""The app's sources as compiled (hidden: not shipped, not precached)."""
+APP_COMPILED = ".app-compiled.zip"
+"""The app compiled, before the split (hidden too)."""
+APP = "app.zip"
+MORE = "app-more.zip"
+MANIFEST = "more-packages.txt"
+"""In app-more.zip: the packages of app.zip it adds modules to (py/webui/browser/boot/more.py)."""
+FIRST_SCREEN = ("webui.browser.main",)
+"""The page's script (index.html): what it reaches goes in app.zip."""
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 """Fixed timestamp, so that the zip is byte-identical for identical sources."""
 STDLIB = "python_stdlib.zip"
@@ -53,11 +74,16 @@ def zip_packages(py_dir: Path, dest: Path) -> list[Path]:
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             zf.writestr(info, path.read_bytes())
+    _replace_if_changed(tmp, dest)
+    return files
+
+
+def _replace_if_changed(tmp: Path, dest: Path) -> None:
+    """Move tmp to dest, unless dest holds the same bytes already (then tmp goes)."""
     if dest.is_file() and filecmp.cmp(tmp, dest, shallow=False):
         tmp.unlink()
     else:
         os.replace(tmp, dest)
-    return files
 
 
 def compile_app(sources: Path, dest: Path, pyodide: Path, pyscript: Path) -> None:
@@ -82,10 +108,49 @@ def compile_app(sources: Path, dest: Path, pyodide: Path, pyscript: Path) -> Non
     os.replace(tmp, dest)
 
 
+def module_name(entry: str) -> str | None:
+    """The module a zip entry holds (``a/b.pyc`` is ``a.b``, ``a/__init__.pyc`` is ``a``), or
+    None for a file that is no module."""
+    if not entry.endswith((".py", ".pyc")):
+        return None
+    name = entry.rpartition(".")[0].replace("/", ".")
+    return name.removesuffix(".__init__")
+
+
+def split_app(compiled: Path, first: set[str], app: Path, more: Path) -> list[str]:
+    """Write app.zip (the entries of `compiled` that are no app module outside `first`) and
+    app-more.zip (the app's other modules, and `MANIFEST`); the packages MANIFEST names."""
+    packages = {name.split(".")[0] for name in first}
+    kept: dict[Path, list[tuple[str, bytes]]] = {app: [], more: []}
+    extended: set[str] = set()
+    with zipfile.ZipFile(compiled) as zf:
+        for entry in zf.namelist():
+            module = module_name(entry)
+            later = module is not None and module.split(".")[0] in packages \
+                and module not in first
+            kept[more if later else app].append((entry, zf.read(entry)))
+            if later and module is not None and module.rpartition(".")[0] in first:
+                extended.add(module.rpartition(".")[0])
+    kept[more].append((MANIFEST, "".join(f"{p}\n" for p in sorted(extended)).encode()))
+    for dest, entries in kept.items():
+        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for entry, data in entries:
+                info = zipfile.ZipInfo(entry, date_time=ZIP_DATE)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                zf.writestr(info, data, compresslevel=9)
+        _replace_if_changed(tmp, dest)
+    return sorted(extended)
+
+
 def build_app_zip(py_dir: Path, vendor: Path) -> list[Path]:
-    """Bring vendor/app.zip up to date with the packages under py_dir, compiled by the runtime
-    in vendor/pyodide with PyScript's chunks in vendor/pyscript; the source files zipped."""
+    """Bring vendor/app.zip and vendor/app-more.zip up to date with the packages under py_dir,
+    compiled by the runtime in vendor/pyodide with PyScript's chunks in vendor/pyscript; the
+    source files zipped."""
     sources = zip_packages(py_dir, vendor / APP_SOURCES)
-    compile_app(vendor / APP_SOURCES, vendor / "app.zip", vendor / "pyodide",
+    compile_app(vendor / APP_SOURCES, vendor / APP_COMPILED, vendor / "pyodide",
                 vendor / "pyscript")
+    split_app(vendor / APP_COMPILED, app_modules(py_dir, FIRST_SCREEN)[0], vendor / APP,
+              vendor / MORE)
     return sources

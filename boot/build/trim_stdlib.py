@@ -7,7 +7,7 @@ again on the wire). The game needs about a third of it. The trimmed zip keeps:
    after playing through its screens (Pyodide's bootstrap, PyScript's Python side, the app);
    `python3 boot/build/trim_stdlib.py --record` writes that file again (run it after the app
    starts using a new part of the library, and commit the result);
-2. every standard module that the app's code reachable from py/webui/browser/main.py imports, even
+2. every standard module that the app's code reachable from `ENTRIES` imports, even
    inside functions (a static scan at build time, so a new import in the app is kept before
    anyone records again), with the modules those import at module level, recursively;
 3. a margin: MARGIN, modules that error paths and text codecs may import late;
@@ -37,7 +37,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWLIST = Path(__file__).with_name("stdlib_modules.txt")
-ENTRY = "webui.browser.main"  # index.html runs py/webui/browser/main.py
+ENTRIES = ("webui.browser.main", "webui.browser.plugins")
+"""index.html runs py/webui/browser/main.py; the page imports webui/browser/plugins.py by name
+once app-more.zip is mounted (py/webui/browser/boot/more.py)."""
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 MARGIN = (
     # codecs Python may look up by name (str.encode / bytes.decode / open(..., encoding=...))
@@ -131,27 +133,34 @@ def _app_file(py_dir: Path, module: str) -> Path | None:
     return None
 
 
-def app_imports(py_dir: Path, entry: str = ENTRY) -> set[str]:
-    """What the app's code reachable from `entry` imports (inside functions too).
+def app_modules(py_dir: Path, entries: tuple[str, ...]) -> tuple[set[str], set[str]]:
+    """The app's modules reachable from `entries` (imports inside functions followed too),
+    and the names they import from outside py_dir: (inside, outside).
 
-    The app's own modules are followed from the entry point; command-line tools under py/
-    that the page never imports are not. Returns the imported names outside py_dir.
-    """
+    An import by name (``importlib.import_module``) is not followed: that is how the page
+    reaches app-more.zip's modules (boot/build/app_zip.py)."""
+    inside: set[str] = set()
     outside: set[str] = set()
-    seen: set[str] = set()
-    todo = [entry]
+    todo = list(entries)
     while todo:
         module = todo.pop()
-        if module in seen:
+        if module in inside or module in outside:
             continue
-        seen.add(module)
         path = _app_file(py_dir, module)
         if path is None:
             outside.add(module)
             continue
+        inside.add(module)
         todo.extend(module_imports(path.read_bytes(), module, path.name == "__init__.py",
                                    nested=True))
-    return outside
+    return inside, outside
+
+
+def app_imports(py_dir: Path, entries: tuple[str, ...] = ENTRIES) -> set[str]:
+    """What the app's code reachable from `entries` imports from outside py_dir (inside
+    functions too): command-line tools under py/ that the page never imports are not
+    followed."""
+    return app_modules(py_dir, entries)[1]
 
 
 def strip_source(source: bytes) -> bytes:

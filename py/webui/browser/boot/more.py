@@ -1,0 +1,57 @@
+"""app-more.zip: the page's modules that the first screen does not need (online play with the
+fair protocol, the player's history, stats, replays, calculator and guide), fetched and
+mounted once the first screen is up (boot/build/app_zip.py makes the split; docs/boot.md).
+
+The service worker precaches the zip after the first visit's first screen, so later visits and
+offline ones read it from the version's cache.
+"""
+
+from __future__ import annotations
+
+import importlib
+import zipimport
+
+import js  # type: ignore[import-not-found]
+
+MORE_URL = "static/vendor/app-more.zip"
+"""Where the page fetches it (from the site's root, where index.html is)."""
+MORE_PATH = "/lib/lostcities-app-more.zip"
+"""Where it is written in the runtime's file system (never unpacked)."""
+MANIFEST = "more-packages.txt"
+"""In the zip: the packages of app.zip it adds modules to, one per line."""
+
+
+def mount(archive: str) -> list[str]:
+    """Make the modules of the zip at `archive` importable: each package named in its
+    MANIFEST gets the zip's folder of that package on its search path (once). Returns those
+    packages."""
+    manifest = zipimport.zipimporter(archive).get_data(f"{archive}/{MANIFEST}")
+    packages = manifest.decode("utf-8").split()
+    for name in packages:
+        path = importlib.import_module(name).__path__
+        folder = f"{archive}/{name.replace('.', '/')}"
+        if folder not in path:
+            path.append(folder)  # a path never searched before: no finder's cache to clear
+    return packages
+
+
+async def load_more() -> bool:
+    """Fetch app-more.zip, write it and mount it: whether that worked. html[data-more] says
+    how it went ("loaded" or "failed", the reason in the console); performance mark
+    ``lc-more`` when loaded."""
+    root = js.document.documentElement
+    try:
+        response = await js.fetch(MORE_URL)
+        if not response.ok:
+            raise OSError(f"{MORE_URL}: HTTP {response.status}")
+        data = (await response.arrayBuffer()).to_bytes()
+        with open(MORE_PATH, "wb") as file:
+            file.write(data)
+        mount(MORE_PATH)
+    except Exception as exc:  # offline before the first precache, a server fault: say so
+        js.console.warn(f"app-more.zip not loaded: {exc!r}")
+        root.dataset.more = "failed"
+        return False
+    js.performance.mark("lc-more")
+    root.dataset.more = "loaded"
+    return True

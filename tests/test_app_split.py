@@ -1,0 +1,108 @@
+"""The app in two zips (boot/build/app_zip.py): app.zip holds what the page's script reaches, and
+the page runs from it alone; app-more.zip holds the rest, which becomes importable once the page
+mounts it (py/webui/browser/boot/more.py). Checked natively on the sources zipped as the build
+zips them, in a Python that has only the zips on its path."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = ROOT / "py"
+sys.path.insert(0, str(ROOT / "boot" / "build"))
+
+from app_zip import FIRST_SCREEN, MANIFEST, split_app, zip_packages  # noqa: E402
+from trim_stdlib import ENTRIES, app_modules  # noqa: E402
+
+# Run in a Python whose path has the standard library and app.zip, not py/; `js` and
+# `pyodide.ffi` stood in for (as tests/test_webui_boot_imports.py does).
+# Prints what could be imported before and after mounting app-more.zip.
+PAGE = """
+import importlib, json, sys, types
+
+class Anything:
+    def __getattr__(self, name): return Anything()
+    def __call__(self, *args, **kwargs): return Anything()
+
+js = types.ModuleType("js")
+js.__getattr__ = lambda name: Anything()
+ffi = types.ModuleType("pyodide.ffi")
+ffi.__getattr__ = lambda name: Anything
+pyodide = types.ModuleType("pyodide")
+pyodide.ffi = ffi
+sys.modules.update({"js": js, "pyodide": pyodide, "pyodide.ffi": ffi})
+app, more = sys.argv[1:3]
+sys.path.insert(0, app)
+
+def importable(names):
+    found = {}
+    for name in names:
+        try:
+            found[name] = importlib.import_module(name).__file__.startswith((app, more))
+        except ImportError:
+            found[name] = False
+    return found
+
+NAMES = ["webui.browser.app", "webui.match.controller", "lostcities.bots",
+         "webui.browser.plugins", "lostcities.fair.peer", "webui.online.lobby",
+         "webui.features.stats", "webui.text.player_text"]
+before = importable(NAMES)
+from webui.browser.boot.more import mount
+packages = mount(more)
+mount(more)  # again: nothing is added twice
+paths = {name: importlib.import_module(name).__path__ for name in packages}
+print(json.dumps([before, importable(NAMES), packages, paths]))
+"""
+
+
+@pytest.fixture(scope="module")
+def zips(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[str]]:
+    """app.zip and app-more.zip split from the sources, and the packages MANIFEST names."""
+    folder = tmp_path_factory.mktemp("split")
+    zip_packages(PY, folder / "sources.zip")
+    packages = split_app(folder / "sources.zip", app_modules(PY, FIRST_SCREEN)[0],
+                         folder / "app.zip", folder / "app-more.zip")
+    return folder / "app.zip", folder / "app-more.zip", packages
+
+
+def test_the_page_runs_from_app_zip_and_mounts_the_rest(
+    zips: tuple[Path, Path, list[str]],
+) -> None:
+    app, more, packages = zips
+    result = subprocess.run([sys.executable, "-I", "-c", PAGE, str(app), str(more)],
+                            capture_output=True, text=True, timeout=60, cwd=app.parent)
+    assert result.returncode == 0, result.stderr
+    before, after, mounted, paths = json.loads(result.stdout)
+    assert before == {"webui.browser.app": True, "webui.match.controller": True,
+                      "lostcities.bots": True, "webui.browser.plugins": False,
+                      "lostcities.fair.peer": False, "webui.online.lobby": False,
+                      "webui.features.stats": False, "webui.text.player_text": False}
+    assert all(after.values()), after
+    assert mounted == packages
+    assert {"lostcities", "webui", "webui.online", "webui.browser"} <= set(packages)
+    for name, path in paths.items():
+        assert path[1:] == [f"{more}/{name.replace('.', '/')}"]  # once, after app.zip's
+
+
+def test_the_split_puts_what_the_first_screen_reaches_first(
+    zips: tuple[Path, Path, list[str]],
+) -> None:
+    app, more, packages = zips
+    with zipfile.ZipFile(app) as first, zipfile.ZipFile(more) as rest:
+        first_names, more_names = set(first.namelist()), set(rest.namelist())
+        manifest = rest.read(MANIFEST).decode().split()
+    assert manifest == packages and first_names.isdisjoint(more_names)
+    assert {"lostcities/engine.py", "webui/match/controller.py", "webui/online/codes.py",
+            "webui/browser/boot/more.py"} <= first_names
+    assert {"lostcities/fair/__init__.py", "webui/online/seat.py", "webui/features/history.py",
+            "webui/browser/plugins.py"} <= more_names
+    # Everything app-more.zip holds that the page uses is reached from the plug-ins, which the
+    # stdlib's trim scans too (its ENTRIES).
+    page = app_modules(PY, ENTRIES)[0]
+    assert "webui.browser.plugins" in page and "lostcities.fair.peer" in page
