@@ -50,7 +50,12 @@ worker's install included: the dev server's log of its answers with a body (stat
 revalidation answered 304 sends none, and a response from the HTTP cache or the service worker
 never reaches the server), each counted at the brotli (quality 11) and gzip (level 9) size of
 the file served, as a static host that compresses would send it. The sizes are cached by content
-hash in ~/.cache/lostcities-bench/ (brotli 11 on the 9.6 MB wasm takes minutes).
+hash in ~/.cache/lostcities-bench/ (brotli 11 on the 9.6 MB wasm takes minutes). "first screen
+brotli" counts only the answers before the first request a page makes once ready (app-more.zip,
+or the service worker's script): what the first screen needed.
+
+The first use of what app-more.zip brings: Statistics clicked as soon as a page is ready, the
+time to its screen ("cold stats" on the first visit, "warm stats" the median of the warm loads).
 
 Move latency: whole pass-and-play matches (3 rounds; --matches of them, seeds 1, 2, ...) played
 by random legal clicks, in the game and in the base with --baseline taking turns, each in a
@@ -164,6 +169,19 @@ TIMES = """() => {
     form: window.__lc.form, tasks: window.__lc.tasks, keys: window.__lc.keys,
   };
 }"""
+# A click on Statistics as soon as the page is ready: ms from the click to the stats screen
+# (the player's screens come with app-more.zip, which the page fetches once ready; an older
+# build imports them at once).
+FIRST_USE = """() => new Promise((resolve) => {
+  const body = document.body;
+  const start = performance.now();
+  new MutationObserver((records, observer) => {
+    if (body.dataset.screen !== "stats") return;
+    observer.disconnect();
+    resolve(performance.now() - start);
+  }).observe(body, {attributes: true, attributeFilter: ["data-screen"]});
+  document.querySelector('[data-action="stats"]').click();
+})"""
 # The marks "where the boot goes" prints, in the order a boot passes them.
 MARKS = ("start", "worker", "snapshot read", "wasm", "snapshot checked", "runtime", "py:ready",
          "ready")
@@ -195,6 +213,8 @@ MOVE_ACTIONS = ("select", "play", "discard", "draw")
 COLD = ("cold paint", "cold ready")
 WARM = ("warm paint", "warm ready")
 FIRST_SECONDS = ("form", "longest task", "blocking", "key delay", "key to paint")
+FIRST_USE_FIGURES = ("cold stats", "warm stats")
+"""Statistics clicked at ready, to its screen (ms): a part of the app-more.zip's first use."""
 """Of each load, until ready: when the setup form shows, the longest main-thread task, the
 total blocking time (each long task's time over 50 ms), and of the keys typed into the name
 field meanwhile the longest input delay (Event Timing: from the key to its handler) and the
@@ -206,7 +226,9 @@ PHONE_CPU = 4
 """--phone: Chromium's CPU throttle (4x slower)."""
 PHONE_DEVICE: dict[str, Any] = {"viewport": {"width": 390, "height": 844},
                                 "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
-BYTES = ("bytes raw", "bytes brotli", "bytes gzip")
+BYTES = ("bytes raw", "bytes brotli", "bytes gzip", "first screen brotli")
+AFTER_READY = ("/static/vendor/app-more.zip", "/sw.js")
+"""The first requests a page makes once ready: the bytes before them are the first screen's."""
 
 
 def compressed_sizes(path: Path, cache: dict[str, list[int]]) -> tuple[int, int, int]:
@@ -280,9 +302,10 @@ def type_while_loading(page: Page, ready: list[bool]) -> None:
         page.wait_for_timeout(50)
 
 
-def load(context: BrowserContext, url: str) -> tuple[Page, dict[str, Any]]:
+def load(context: BrowserContext, url: str,
+         first_use: bool = False) -> tuple[Page, dict[str, Any]]:
     """Open url in a new page of context, typing meanwhile; (page, its marks: TIMES, with the
-    first seconds' figures)."""
+    first seconds' figures, and with first_use the "stats" figure: FIRST_USE)."""
     page = context.new_page()
     ready: list[bool] = []
     page.expose_function("lcBenchReady", lambda: ready.append(True))
@@ -296,7 +319,9 @@ def load(context: BrowserContext, url: str) -> tuple[Page, dict[str, Any]]:
     page.wait_for_function(READY, timeout=300_000)
     page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length",
                            timeout=10_000)
-    return page, first_seconds(page.evaluate(TIMES))
+    marks = first_seconds(page.evaluate(TIMES))
+    marks["stats"] = page.evaluate(FIRST_USE) if first_use else None
+    return page, marks
 
 
 def first_seconds(marks: dict[str, Any]) -> dict[str, Any]:
@@ -310,16 +335,20 @@ def first_seconds(marks: dict[str, Any]) -> dict[str, Any]:
             "key to paint": max((k[2] for k in keys), default=None), "keys": len(keys)}
 
 
-def network_bytes(site: Site, since: int, cache: dict[str, list[int]]) -> tuple[int, int, int]:
+def network_bytes(site: Site, since: int,
+                  cache: dict[str, list[int]]) -> tuple[int, int, int, int]:
     """(raw, brotli, gzip) bytes of the server's 200 answers after its first `since` requests
-    (a 304 sends no body)."""
-    raw = br = gz = 0
+    (a 304 sends no body), and the brotli bytes of those before the first of AFTER_READY."""
+    raw = br = gz = first = 0
+    before_ready = True
     for path, status in site.requests()[since:]:
+        before_ready = before_ready and urlsplit(path).path not in AFTER_READY
         file = local_file(site.root, path)
         if status == 200 and file is not None:
             sizes = compressed_sizes(file, cache)
             raw, br, gz = raw + sizes[0], br + sizes[1], gz + sizes[2]
-    return raw, br, gz
+            first += sizes[1] if before_ready else 0
+    return raw, br, gz, first
 
 
 def idle_work(page: Page, site: Site, cache: dict[str, list[int]]) -> dict[str, Any]:
@@ -351,9 +380,9 @@ def first_visit(pw: Playwright, site: Site, kind: str, tmp: Path,
     its work for the next boots is done: (its context, its figures)."""
     context = launch(pw, tmp / f"profile-{kind}-{time.monotonic_ns()}")
     before = len(site.requests())
-    page, cold = load(context, page_url(site, kind))
+    page, cold = load(context, page_url(site, kind), first_use=kind != "bare")
     figures: dict[str, Any] = {"cold paint": cold["paint"], "cold ready": cold["ready"],
-                               "cold marks": cold}
+                               "cold marks": cold, "cold stats": cold["stats"]}
     figures.update({f"cold {name}": cold[name] for name in FIRST_SECONDS})
     if kind != "bare":
         figures.update(idle_work(page, site, cache))
@@ -378,7 +407,8 @@ def one_run(pw: Playwright, sites: dict[str, Site], order: list[str], warm: int,
             figures[kind]["warm loads"] = []
         for _ in range(warm):
             for kind in order:
-                page, marks = load(contexts[kind], page_url(sites[kind], kind))
+                page, marks = load(contexts[kind], page_url(sites[kind], kind),
+                                   first_use=kind != "bare")
                 page.close()
                 figures[kind]["warm loads"].append(marks)
     finally:
@@ -388,6 +418,8 @@ def one_run(pw: Playwright, sites: dict[str, Site], order: list[str], warm: int,
         loads = figures[kind]["warm loads"]
         figures[kind]["warm paint"] = statistics.median(m["paint"] for m in loads)
         figures[kind]["warm ready"] = statistics.median(m["ready"] for m in loads)
+        stats = [m["stats"] for m in loads if m["stats"] is not None]
+        figures[kind]["warm stats"] = statistics.median(stats) if stats else None
         for name in FIRST_SECONDS:  # the worst of the run's warm loads
             values = [m[name] for m in loads if m[name] is not None]
             figures[kind][f"warm {name}"] = max(values) if values else None
@@ -409,11 +441,12 @@ def print_loads(runs: list[dict[str, dict[str, Any]]], kinds: list[str], rev: st
     median = statistics.median
     print(f"\nmedians of {len(runs)} runs (ms; bytes in MB); a run's warm figure is the median "
           f"of its warm loads" + (f"; base: the game at {rev}" if rev else ""))
-    print(f"{'figure':<16}" + "".join(f"{kind:>10}" for kind in kinds))
-    for figure in (*COLD, *WARM, *BYTES):
+    print(f"{'figure':<20}" + "".join(f"{kind:>10}" for kind in kinds))
+    for figure in (*COLD, *WARM, *FIRST_USE_FIGURES, *BYTES):
         scale, unit = (1e6, "{:>10.2f}") if figure in BYTES else (1, "{:>10.0f}")
-        print(f"{figure:<16}" + "".join(unit.format(median(run[kind][figure] for run in runs)
-                                                    / scale) for kind in kinds))
+        print(f"{figure:<20}" + "".join(
+            f"{'-':>10}" if None in (values := [run[kind][figure] for run in runs])
+            else unit.format(median(values) / scale) for kind in kinds))
     print("\nratios, taken within each run: median [range]")
     print(ratio_line("warm ready game/bare", runs, "warm ready", "game", "bare",
                      "(budget: <= 0.35x; the game from its boot snapshot)"))

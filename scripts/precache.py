@@ -3,8 +3,9 @@
 The list is everything the page can fetch from its own origin: the page itself ("./", i.e.
 index.html), every local file index.html references (scripts, styles, the manifest, the PyScript
 entry script and config), every file under static/ (CSS, icons, config, and the built
-static/vendor/: PyScript with all its chunks, the Pyodide runtime, PeerJS, libsodium, app.zip),
-and the boot's browser files under boot/ (its build/ folder runs at build time only).
+static/vendor/: PyScript with all its chunks, the Pyodide runtime, PeerJS, libsodium, app.zip and
+app-more.zip), and the boot's browser files under boot/ (its build/ folder runs at build time
+only).
 Each entry carries a hash of its bytes, and the list's version is a hash of all of them, so the
 service worker's cache name changes whenever any file changes, and only changed files are
 downloaded again.
