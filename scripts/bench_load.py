@@ -54,7 +54,7 @@ hash in ~/.cache/lostcities-bench/ (brotli 11 on the 9.6 MB wasm takes minutes).
 brotli" counts only the answers before the first request a page makes once ready (app-more.zip,
 or the service worker's script): what the first screen needed.
 
-The first use of what app-more.zip brings: Statistics clicked as soon as a page is ready, the
+The first use of what app-more.zip brings: Statistics clicked the moment a page is ready, the
 time to its screen ("cold stats" on the first visit, "warm stats" the median of the warm loads).
 
 Move latency: whole pass-and-play matches (3 rounds; --matches of them, seeds 1, 2, ...) played
@@ -169,19 +169,24 @@ TIMES = """() => {
     form: window.__lc.form, tasks: window.__lc.tasks, keys: window.__lc.keys,
   };
 }"""
-# A click on Statistics as soon as the page is ready: ms from the click to the stats screen
-# (the player's screens come with app-more.zip, which the page fetches once ready; an older
-# build imports them at once).
-FIRST_USE = """() => new Promise((resolve) => {
-  const body = document.body;
-  const start = performance.now();
-  new MutationObserver((records, observer) => {
-    if (body.dataset.screen !== "stats") return;
-    observer.disconnect();
-    resolve(performance.now() - start);
-  }).observe(body, {attributes: true, attributeFilter: ["data-screen"]});
-  document.querySelector('[data-action="stats"]').click();
-})"""
+# A page's init script: Statistics clicked the moment html[data-ready] turns "true";
+# resolves to the ms from that click to the stats screen (the player's screens come with
+# app-more.zip, which the page fetches once ready; an older build imports them at once).
+FIRST_USE = """(() => {
+  window.__lcStats = new Promise((resolve) => {
+    new MutationObserver((records, observer) => {
+      if (document.documentElement?.dataset.ready !== "true") return;
+      observer.disconnect();
+      const start = performance.now();
+      new MutationObserver((records, observer) => {
+        if (document.body.dataset.screen !== "stats") return;
+        observer.disconnect();
+        resolve(performance.now() - start);
+      }).observe(document.body, {attributes: true, attributeFilter: ["data-screen"]});
+      document.querySelector('[data-action="stats"]').click();
+    }).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-ready"]});
+  });
+})();"""
 # The marks "where the boot goes" prints, in the order a boot passes them.
 MARKS = ("start", "worker", "snapshot read", "wasm", "snapshot checked", "runtime", "py:ready",
          "ready")
@@ -307,6 +312,8 @@ def load(context: BrowserContext, url: str,
     """Open url in a new page of context, typing meanwhile; (page, its marks: TIMES, with the
     first seconds' figures, and with first_use the "stats" figure: FIRST_USE)."""
     page = context.new_page()
+    if first_use:
+        page.add_init_script(FIRST_USE)
     ready: list[bool] = []
     page.expose_function("lcBenchReady", lambda: ready.append(True))
     if PHONE:
@@ -320,7 +327,7 @@ def load(context: BrowserContext, url: str,
     page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length",
                            timeout=10_000)
     marks = first_seconds(page.evaluate(TIMES))
-    marks["stats"] = page.evaluate(FIRST_USE) if first_use else None
+    marks["stats"] = page.evaluate("() => window.__lcStats") if first_use else None
     return page, marks
 
 
