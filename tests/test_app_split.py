@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from browserfakes import STAND_INS
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = ROOT / "py"
@@ -20,23 +21,11 @@ sys.path.insert(0, str(ROOT / "boot" / "build"))
 from app_zip import FIRST_SCREEN, MANIFEST, split_app, zip_packages  # noqa: E402
 from trim_stdlib import ENTRIES, app_modules  # noqa: E402
 
-# Run in a Python whose path has the standard library and app.zip, not py/; `js` and
-# `pyodide.ffi` stood in for (as tests/test_webui_boot_imports.py does).
+# Run in a Python whose path has the standard library and app.zip, not py/; the browser's
+# modules stood in for.
 # Prints what could be imported before and after mounting app-more.zip.
-PAGE = """
-import importlib, json, sys, types
-
-class Anything:
-    def __getattr__(self, name): return Anything()
-    def __call__(self, *args, **kwargs): return Anything()
-
-js = types.ModuleType("js")
-js.__getattr__ = lambda name: Anything()
-ffi = types.ModuleType("pyodide.ffi")
-ffi.__getattr__ = lambda name: Anything
-pyodide = types.ModuleType("pyodide")
-pyodide.ffi = ffi
-sys.modules.update({"js": js, "pyodide": pyodide, "pyodide.ffi": ffi})
+PAGE = STAND_INS + """
+import importlib, json, sys
 app, more = sys.argv[1:3]
 sys.path.insert(0, app)
 

@@ -7,24 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from browserfakes import STAND_INS
+
 PY = Path(__file__).resolve().parent.parent / "py"
 
 # Imports webui.browser.app as the page does, with `js` and `pyodide.ffi` stood in for (they are
 # only touched when the page runs), and prints the modules then loaded.
-IMPORT_APP = """
-import json, sys, types
-
-class Anything:
-    def __getattr__(self, name): return Anything()
-    def __call__(self, *args, **kwargs): return Anything()
-
-js = types.ModuleType("js")
-js.__getattr__ = lambda name: Anything()
-ffi = types.ModuleType("pyodide.ffi")
-ffi.create_proxy, ffi.jsnull = (lambda f: f), None
-pyodide = types.ModuleType("pyodide")
-pyodide.ffi = ffi
-sys.modules.update({"js": js, "pyodide": pyodide, "pyodide.ffi": ffi})
+IMPORT_APP = STAND_INS + """
+import json, sys
 import webui.browser.app
 print(json.dumps(sorted(sys.modules)))
 """
