@@ -5,7 +5,8 @@
  * boot, {modules, raw: true, wasm}: see `raw` below). It boots Pyodide with
  * its private `_makeSnapshot` option, from the same files and the same standard library zip as
  * the page (the service worker answers both; the wasm comes from the HTTP cache as the page's
- * does, boot/wasm-cache.mjs), puts app.zip first on sys.path as the page does, imports those
+ * does, boot/wasm-cache.mjs), puts app.zip first on sys.path as the page does, mounts
+ * app-more.zip (not for `raw`), imports those
  * modules (a module that cannot be imported here, such as PyScript's, is left to the page),
  * and answers {key: {runtime, stdlib, app}, snapshot, timings} (the image encoded, its
  * ArrayBuffer transferred) or {error, timings}.
@@ -17,16 +18,20 @@
  * the page would take from the HTTP cache ("": none).
  */
 import { loadPyodide, version } from "../static/vendor/pyodide/pyodide.mjs";
-import { APP_PATH, APP_URL, encode, sha256 } from "./snapshot.mjs";
+import { APP_PATH, APP_URL, MORE_PATH, MORE_URL, encode, sha256 } from "./snapshot.mjs";
 import { fromHttpCache, keptValidators, nextModule } from "./wasm-cache.mjs";
 
 const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
 const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
-/* Run with NAMES (a JSON list) set: imports them; the value is the JSON list of those that
- * failed, and the path of the standard library zip imported from. */
+/* Run with NAMES (a JSON list) set: mounts app-more.zip if MORE (its path) is not "", imports
+ * the names; the value is the JSON list of those that failed, and the path of the standard
+ * library zip imported from. */
 const IMPORT = `
 import importlib, json, sys
 sys.path.insert(0, APP)
+if MORE:
+    from webui.browser.boot.more import mount
+    mount(MORE)
 failed = []
 for name in json.loads(NAMES):
     if name not in sys.modules:
@@ -36,6 +41,12 @@ for name in json.loads(NAMES):
             failed.append(name)
 json.dumps([failed, json.__loader__.archive])
 `;
+
+async function bytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
 
 async function snapshot(modules, raw, wasm) {
   const timings = {};
@@ -49,18 +60,20 @@ async function snapshot(modules, raw, wasm) {
   const expected = raw ? wasm : await keptValidators();
   if (expected) fromHttpCache(new URL("pyodide.asm.wasm", indexURL).href, expected);
   const compiled = raw ? nextModule() : null;
+  // a later visit's snapshot holds app-more.zip's modules too (the page writes the zip again)
+  const more = raw ? Promise.resolve(null) : bytes(MORE_URL).catch(() => null);
   const [runtime, app] = await Promise.all([
     loadPyodide({ indexURL, _makeSnapshot: true }),
-    fetch(APP_URL).then((response) => {
-      if (!response.ok) throw new Error(`${APP_URL}: HTTP ${response.status}`);
-      return response.arrayBuffer();
-    }),
+    bytes(APP_URL),
   ]);
   lap("boot");
   const memory = runtime._module.HEAP8.length;
   runtime.FS.writeFile(APP_PATH, new Uint8Array(app));
+  const moreBytes = await more;
+  if (moreBytes) runtime.FS.writeFile(MORE_PATH, new Uint8Array(moreBytes));
   const names = modules.filter((name) => MODULE_NAME.test(name));
-  const scope = runtime.toPy({ APP: APP_PATH, NAMES: JSON.stringify(names) });
+  const scope = runtime.toPy({ APP: APP_PATH, MORE: moreBytes ? MORE_PATH : "",
+                               NAMES: JSON.stringify(names) });
   let failed, stdlibPath;
   try {
     [failed, stdlibPath] = JSON.parse(runtime.runPython(IMPORT, { globals: scope }));

@@ -25,6 +25,10 @@ const SNAPSHOT_KEY = new URL("../__boot-snapshot__.bin", import.meta.url).href;
 /* Where the app's zip lives in the runtime's file system (boot/pyodide-early.mjs). */
 export const APP_PATH = "/lib/lostcities-app.zip";
 export const APP_URL = new URL("../static/vendor/app.zip", import.meta.url).href;
+/* app-more.zip, where the page fetches and writes it (MORE_URL, MORE_PATH of
+ * py/webui/browser/boot/more.py): a snapshot holds its modules, mounted. */
+export const MORE_PATH = "/lib/lostcities-app-more.zip";
+export const MORE_URL = new URL("../static/vendor/app-more.zip", import.meta.url).href;
 const MAGIC = 0x3253434c;  // "LCS2"; boot/sw-kept.js checks the layout too
 const PAGE = 65536;
 const HEADER = 24;

@@ -105,6 +105,11 @@ ASKED = """() => {
 }"""
 
 
+# The modules the worker that made the snapshot could not import (boot/snapshot-worker.mjs).
+FAILED_IN_WORKER = ("() => performance.getEntriesByName('lc:snapshot-done')[0]"
+                    ".detail.timings.failed")
+
+
 def snapshot_kept(page: Page) -> dict[str, object]:
     """Wait until the idle page has made its boot snapshot; the kept one."""
     page.wait_for_function(SNAPSHOT_SETTLED)
@@ -146,6 +151,11 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
         first_visit(player, url)
         assert page.evaluate(BOOT) == "normal"
         snapshot_kept(page)
+        # The worker imported every module of the game the page had, app-more.zip's too (only
+        # PyScript's, which need its JavaScript, are left to the page).
+        failed = page.evaluate(FAILED_IN_WORKER)
+        assert "webui.online.lobby" not in failed, failed
+        assert [name for name in failed if name.startswith(("webui", "lostcities"))] == []
         page.add_init_script(SHELL_MARKED)
         reboot(player, "snapshot")
         # The wasm came from the HTTP cache, with the code V8 compiled for it (boot/wasm-cache.mjs).

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import urllib.request
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, BrowserType, Page, Request
+from playwright.sync_api import Error as PlaywrightError
 
 from conftest import ROOT, STATE_TIMEOUT_MS, Server, dev_server, wait_ready
 from webui.text.i18n import t as online_t
@@ -98,9 +100,21 @@ def controlled_version(page: Page) -> str:
 
 
 def first_visit(player: Player, url: str) -> str:
-    """Open the app online, wait for the boot and the installed worker; its version."""
+    """Open the app online, wait for the boot and the installed worker; its version. A
+    renderer crash before the app is ready is Chromium's (conftest's open_app): the page is
+    opened once more, with a warning."""
+    crashed: list[Page] = []
+    player.page.on("crash", lambda page: crashed.append(page))
     player.page.goto(url)
-    wait_ready(player.page, page_errors=player.page_errors)
+    try:
+        wait_ready(player.page, page_errors=player.page_errors)
+    except PlaywrightError:
+        if not crashed:
+            raise
+        warnings.warn("the renderer crashed while the app booted; opened it again",
+                      RuntimeWarning, stacklevel=2)
+        player.page.goto(url)
+        wait_ready(player.page, page_errors=player.page_errors)
     return controlled_version(player.page)
 
 
