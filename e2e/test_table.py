@@ -58,17 +58,21 @@ RESULTS_JS = """() => [...document.querySelectorAll('.breakdown')].map(section =
 
 
 def open_table(open_app: Callable[..., AppPage], viewport: dict[str, int] = PHONE,
-               failed: list[str] | None = None) -> AppPage:
+               failed: list[str] | None = None,
+               setup: Callable[[Page], None] | None = None) -> AppPage:
     """The app at `viewport`, booted, on the setup screen; with `failed`, on a first visit (a
-    new context), every response of status 400 or more put in `failed`."""
+    new context), every response of status 400 or more put in `failed`; `setup(page)` runs
+    before the page opens."""
 
-    def setup(page: Page) -> None:
+    def prepare(page: Page) -> None:
         page.set_viewport_size(viewport)
+        if setup is not None:
+            setup(page)
         if failed is not None:
             page.on("response", lambda r: failed.append(f"{r.status} {r.url}")
                     if r.status >= 400 else None)
 
-    app = open_app(setup=setup, fresh=failed is not None)
+    app = open_app(setup=prepare, fresh=failed is not None)
     assert app.page.evaluate("document.body.dataset.screen") == "setup"
     return app
 
@@ -309,12 +313,11 @@ def test_the_save_waits_for_the_paint_and_is_never_lost(
 
 
 def test_a_corrupt_save_is_reported_and_set_aside(open_app: Callable[..., AppPage]) -> None:
-    app = open_table(open_app)
+    # planted before the first script: a save written after ready could be read by the
+    # controller this page still makes in the background, before a reload
+    corrupt = stored_once(SAVE_KEY, '{"app": "lostcities-webui"')
+    app = open_table(open_app, setup=lambda page: page.add_init_script(corrupt))
     page = app.page
-    page.evaluate(f"localStorage.setItem('{SAVE_KEY}', '{{\"app\": \"lostcities-webui\"')")
-    page.reload()
-    wait_ready(page, page_errors=app.page_errors)
-    assert page.evaluate("document.body.dataset.screen") == "setup"
     assert page.locator("#notice [role=alert]").is_visible()
     assert page.evaluate(f"localStorage.getItem('{SAVE_KEY}')") is None
     aside = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith("
