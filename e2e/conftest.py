@@ -108,12 +108,14 @@ def _stop(proc: subprocess.Popen[str]) -> None:
 
 @contextmanager
 def dev_server(*options: str) -> Iterator[str]:
-    """Run scripts/serve.py --quiet --port FREE *options; yield its URL once it answers.
+    """Run scripts/serve.py --quiet --exit-with-parent --port FREE *options; yield its URL
+    once it answers.
 
-    Stops it (SIGTERM, wait, then SIGKILL of its process group, broker included) on exit.
+    Stops it (SIGTERM, wait, then SIGKILL of its process group, broker included) on exit; a
+    test process killed before that leaves it to stop by itself.
     """
     proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "scripts" / "serve.py"), "--quiet",
+        [sys.executable, str(ROOT / "scripts" / "serve.py"), "--quiet", "--exit-with-parent",
          "--port", str(free_port()), *options],
         stdout=subprocess.PIPE, text=True, start_new_session=True,
     )

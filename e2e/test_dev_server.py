@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
 import subprocess
+import time
 import sys
 import urllib.error
 import urllib.request
@@ -95,6 +99,51 @@ def test_taken_broker_port_is_refused(site: Path) -> None:
         )
     assert result.returncode != 0
     assert f"broker port 127.0.0.1:{broker_port} is taken" in result.stderr
+
+
+PARENT = """
+import subprocess, sys, time
+server = subprocess.Popen([sys.executable] + sys.argv[1:], stdout=subprocess.PIPE, text=True)
+print(server.pid, server.stdout.readline(), end="", flush=True)
+time.sleep(600)
+"""
+"""A process that starts the server, says its pid and its first line, and waits."""
+
+
+def gone(pid: int) -> bool:
+    """Whether process `pid` has ended (a zombie left to a parent that does not reap counts)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "\nState:\tZ" in status
+
+
+def test_the_server_stops_when_the_process_that_started_it_ends(site: Path) -> None:
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT, str(ROOT / "scripts" / "serve.py"), "--quiet",
+         "--exit-with-parent", "--root", str(site), "--port", "0", "--broker-port", "0"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        pid, line = parent.stdout.readline().split(" ", 1)
+        urls = re.findall(r"http://127\.0\.0\.1:\d+/[^\s)]*", line)
+        assert len(urls) == 2, line  # the app and its broker
+        assert all(fetch(url)[0] == 200 for url in urls)
+        parent.send_signal(signal.SIGKILL)  # as a killed test run's worker: no clean-up
+        parent.wait()
+        deadline = time.monotonic() + 60  # a guard against a hang, not a budget
+        while not gone(int(pid)):
+            assert time.monotonic() < deadline, "the server outlived the process that started it"
+            time.sleep(0.2)
+        for url in urls:  # the broker stopped with it
+            with pytest.raises(urllib.error.URLError):
+                urllib.request.urlopen(url, timeout=5)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        if not gone(int(pid)):
+            os.kill(int(pid), signal.SIGKILL)
 
 
 def test_app_zip_and_app_more_zip_hold_the_python_packages_compiled() -> None:

@@ -130,8 +130,9 @@ def start_server() -> tuple[subprocess.Popen[str], str]:
     subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True,
                    stdout=subprocess.DEVNULL)
     proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "scripts" / "serve.py"), "--quiet", "--port", "0",
-         "--broker-port", "0"], stdout=subprocess.PIPE, text=True, start_new_session=True)
+        [sys.executable, str(ROOT / "scripts" / "serve.py"), "--quiet", "--exit-with-parent",
+         "--port", "0", "--broker-port", "0"],
+        stdout=subprocess.PIPE, text=True, start_new_session=True)
     assert proc.stdout is not None
     match = re.search(r"serving (http://127\.0\.0\.1:\d+/)", proc.stdout.readline())
     if not match:

@@ -2,6 +2,7 @@
 
     python3 scripts/serve.py [--host 127.0.0.1] [--port 8000] [--broker-port 9000]
                              [--root DIR] [--isolate] [--no-broker] [--netlify] [--quiet]
+                             [--exit-with-parent]
 
 - Serves the repository root (or --root DIR, e.g. the site from build.py --dist) with correct
   MIME types (.wasm application/wasm, .mjs text/javascript, .webmanifest
@@ -14,7 +15,8 @@
   /static/config.json with that loopback broker (no ICE servers), so local pages use it.
   --no-broker serves the committed static/config.json (the public broker) unchanged.
 - Port 0 picks a free port. Prints "serving URL" once both answer; SIGTERM or Ctrl-C stops
-  the broker and the server cleanly.
+  the broker and the server cleanly, and so does, with --exit-with-parent, the end of the
+  process that started it (the tests use it: a killed test run leaves no server behind).
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ import functools
 import json
 import signal
 import socket
+import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -178,6 +182,19 @@ def stop_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def stop_with_parent() -> None:
+    """Stop this server (as SIGTERM does) once the process that started it has ended: a
+    thread checks every second whether this process was handed to another parent."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
 def main() -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description="Lost Cities dev server.")
@@ -192,6 +209,8 @@ def main() -> int:
     parser.add_argument("--netlify", action="store_true",
                         help="send netlify.toml's headers and follow its redirects")
     parser.add_argument("--quiet", action="store_true", help="no request or broker logs")
+    parser.add_argument("--exit-with-parent", action="store_true",
+                        help="stop once the process that started this one has ended")
     args = parser.parse_args()
 
     broker = None
@@ -201,6 +220,8 @@ def main() -> int:
         broker = start_broker(args.host, broker_port, args.quiet)
         config = json.dumps(local_config(args.host, broker_port)).encode()
     signal.signal(signal.SIGTERM, stop_on_sigterm)
+    if args.exit_with_parent:
+        stop_with_parent()
     try:
         netlify = load_netlify(ROOT / "netlify.toml") if args.netlify else None
         handler = functools.partial(Handler, directory=str(args.root), isolate=args.isolate,

@@ -100,8 +100,9 @@ def served_site(prepare: Callable[[Path], None] | None = None) -> Iterator[Site]
         out, log = Path(tmp) / "server.out", Path(tmp) / "server.log"
         with out.open("w") as stdout, log.open("w") as stderr:
             proc = subprocess.Popen(
-                [sys.executable, str(ROOT / "scripts" / "serve.py"), "--port", "0",
-                 "--broker-port", "0", "--root", str(site)], stdout=stdout, stderr=stderr)
+                [sys.executable, str(ROOT / "scripts" / "serve.py"), "--exit-with-parent",
+                 "--port", "0", "--broker-port", "0", "--root", str(site)],
+                stdout=stdout, stderr=stderr)
         try:
             deadline = time.monotonic() + 60
             while not (match := re.search(r"serving (http://\S+/)", out.read_text())):
