@@ -171,6 +171,7 @@ def test_each_point_is_seen_at_both_sizes_in_the_players_language(
     assert_accessible(page, f"join ({lang})")
     page.click('[data-lobby="join"] [data-action="leave-room"]')
     wait_screen(page, "setup")
+    assert "?" not in page.url  # the link is left behind: a reload shows the setup
 
     # stats: the import control is a button, the margins chart has its values and an axis
     page.click('#app [data-action="stats"]:visible')

@@ -13,6 +13,7 @@ from lostcities.protocol import APP_VERSION
 from webui.online import control
 from webui.online.codes import (
     ALPHABET, code_from_query, host_from_query, join_link, new_code, normalize_code, peer_id,
+    without_join_link,
 )
 from webui.online.control import ControlError, MatchSetup
 from webui.online.guest import FairGuest
@@ -51,6 +52,13 @@ def test_join_link_keeps_broker_and_fills_the_code() -> None:
     assert link == "https://x.org/lc/?broker=p.x.org%3A443%2Fa&room=ABCDEF"
     assert code_from_query(link.split("?", 1)[1]) == "ABCDEF"
     assert code_from_query("?lang=es") is None
+
+
+def test_a_forgotten_join_link_keeps_the_addresses_other_parameters() -> None:
+    assert without_join_link("?room=ABCDEF&host=Ana") == ""
+    assert without_join_link("?broker=p.x.org%3A443&room=ABCDEF&lang=es&host=Ana") \
+        == "?broker=p.x.org%3A443&lang=es"
+    assert without_join_link("?lang=es") == "?lang=es" and without_join_link("") == ""
 
 
 def test_liveness_states() -> None:

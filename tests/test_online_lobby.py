@@ -15,7 +15,7 @@ from fairseats import GROUP, Connection
 from tablocks import MemoryLocks
 from test_online_screens import Tags
 from webui.match.controller import MatchController
-from webui.online.codes import GUEST_KEY, HOST_KEY, join_link
+from webui.online.codes import GUEST_KEY, HOST_KEY, join_link, without_join_link
 from webui.online.guest import FairGuest
 from webui.online.host import FairHost
 from webui.online.lobby import OnlineLobby
@@ -89,6 +89,9 @@ class FakeBrowser:
 
     def query(self) -> str:
         return self.search
+
+    def forget_link(self) -> None:
+        self.search = without_join_link(self.search)
 
     def field(self, name: str) -> str:
         return self.fields.get(name, "")
@@ -214,11 +217,20 @@ def test_a_join_link_opens_a_join_screen_with_one_way_in_and_hosting_a_click_awa
         tags = Tags(page.shown.doc)
         assert tags.find(data_action="create-room") and not tags.find(data_lobby="join")
         controller.click("leave-room", {})
-        lobby.resume()  # the link again: the join screen
+        assert browser.search == ""  # the link is left with the lobby: a reload shows the setup
+        assert not lobby.resume()
+        browser.search = "?" + link.split("?", 1)[1]  # the link opened again
+        assert lobby.resume()
         browser.fields = {"room-code": room.code, "guest-name": "Ben"}
         controller.click("join-room", {})
         await until(lambda: lobby.seat is not None and lobby.seat.transport is not None)
         assert host_controller.session is not None
+        controller.render()
+        assert browser.search.startswith("?room=")  # in the room, a reload comes back to it
+        controller.click("leave-room", {})
+        controller.click("abandon-yes", {})  # leaving the match for good
+        assert browser.search == "" and controller.session is None
+        assert not lobby.resume()
 
     run(scenario)
 

@@ -93,6 +93,19 @@ def code_from_query(search: str) -> str | None:
     return None
 
 
+def without_join_link(search: str) -> str:
+    """The query string `search` (``?...``) without a join link's room and host parameters,
+    its other parameters kept in order ("" when none is left)."""
+    query = search.lstrip("?")
+    if not query:
+        return ""
+    from urllib.parse import parse_qsl, urlencode
+
+    kept = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True)
+            if k not in (ROOM_PARAM, HOST_PARAM)]
+    return "?" + urlencode(kept) if kept else ""
+
+
 def host_from_query(search: str) -> str:
     """The host's name a join link carries (``&host=...``), cleaned as every name is
     (lostcities.names); "" if there is none."""

@@ -131,6 +131,7 @@ class OnlineLobby:
         None when none shows."""
         if self.guard.running and not self._runs(self.seat):
             self.guard.release()  # the room was left: another tab may take its seat
+            self.browser.forget_link()
         if self.phase == "tab":
             tab = self.guard.state if self.guard.state in ("elsewhere", "moved") else "claiming"
             return "elsewhere", render_elsewhere(lang, self.guard.code or "", tab)
@@ -162,6 +163,7 @@ class OnlineLobby:
             self._opening = None
         if not self.guard.running:
             self.guard.release()
+        self.browser.forget_link()
         self.phase, self.error, self.notice = "off", None, None
 
     # ---- opening -----------------------------------------------------------------------------

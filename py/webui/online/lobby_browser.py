@@ -44,6 +44,11 @@ class LobbyBrowser(Protocol):
         """The query part of the page's address (``?room=CODE``)."""
         ...
 
+    def forget_link(self) -> None:
+        """Take a join link's parameters out of the page's address (the rest stays), so
+        that a reload no longer opens its room."""
+        ...
+
     def field(self, name: str) -> str:
         """The text in the screen's ``[data-field=name]`` input ("" if there is none)."""
         ...

@@ -16,6 +16,7 @@ from webui.browser.online.net import GuestNet, HostNet
 from webui.browser.online.sodium_group import JsSodiumGroup
 from webui.browser.online.weblocks import WebLocks
 from webui.browser.page import Page
+from webui.online.codes import without_join_link
 from webui.online.guest import FairGuest
 
 
@@ -37,6 +38,16 @@ class JsLobbyBrowser:
     def query(self) -> str:
         """location.search."""
         return str(js.location.search)
+
+    def forget_link(self) -> None:
+        """The address without the join link's parameters (history.replaceState: nothing
+        reloads, and the Back button does not bring the link back)."""
+        search = str(js.location.search)
+        kept = without_join_link(search)
+        if kept != search:
+            location = js.location
+            js.history.replaceState(js.history.state, "",
+                                    f"{location.pathname}{kept}{location.hash}")
 
     def field(self, name: str) -> str:
         """The page's field `name`."""
