@@ -67,9 +67,27 @@ LIT_JS = """() => [...document.querySelectorAll('#screen .drop-target')].map(
   (z) => `${z.dataset.zone}:${z.dataset.colour}`).sort()"""
 ZONE_CARDS_JS = """(selector) => [...document.querySelectorAll(
   `#screen ${selector} [data-card]`)].map((c) => c.dataset.card)"""
-NEXT_FRAME_JS = "() => new Promise((done) => requestAnimationFrame(done))"
-"""Resolves in the next frame, after the callbacks requested before it (motion.js starts its
-animations in the frame after a patch)."""
+WATCH_FLIGHT_JS = """([selector, hold]) => {
+  window.__flight = null;
+  const seen = new MutationObserver(() => {
+    const card = document.querySelector(selector);
+    if (card === null) return;
+    seen.disconnect();
+    // motion.js's observer is older, so its frame callback for this patch was requested
+    // first: this one runs in the same frame, just after its animations started
+    requestAnimationFrame(() => {
+      const own = card.getAnimations().filter((a) => !(a instanceof CSSAnimation));
+      const running = own.filter((a) => a.playState === 'running');
+      if (hold) running.forEach((a) => a.pause());
+      window.__held = running;
+      window.__flight = {moving: card.hasAttribute('data-moving'), running: running.length,
+                         keyframes: own.map((a) => a.effect.getKeyframes()[0].translate)};
+    });
+  });
+  seen.observe(document.getElementById('screen'), {childList: true, subtree: true});
+}"""
+"""Arms a watch for the card `selector` to appear on the screen: `window.__flight` becomes
+its script animations in the frame motion.js starts them (`hold`: paused there)."""
 SETTLED_JS = "() => new Promise((done) => setTimeout(() => setTimeout(done, 0), 0))"
 """Resolves once the page has run the tasks queued before it (and those they queued)."""
 AFTER_PAINT_JS = """() => new Promise((done) => requestAnimationFrame(
@@ -166,6 +184,17 @@ def card_button(code: str) -> str:
     return f'#screen [data-zone="hand"] [data-action="select"][data-card="{code}"]'
 
 
+def watch_flight(page: Page, selector: str, hold: bool = False) -> None:
+    """Watch for the card `selector` to arrive (WATCH_FLIGHT_JS), before the move is made."""
+    page.evaluate(WATCH_FLIGHT_JS, [selector, hold])
+
+
+def flight(page: Page) -> dict[str, Any]:
+    """What the watched card's script animations were in the frame motion.js started them."""
+    result: dict[str, Any] = page.wait_for_function("() => window.__flight").json_value()
+    return result
+
+
 def saved(page: Page) -> str | None:
     page.evaluate(AFTER_PAINT_JS)
     result: str | None = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
@@ -191,18 +220,12 @@ def test_cards_fly_from_where_they_were_and_never_hold_up_a_click(
 
     page.locator(card_button(high)).click()
     origin = centre_of(page, card_button(high))
-    page.locator('#screen [data-action="play"]').click()
     played = f"#screen {exp(high[0])} [data-card='{high}']"
+    watch_flight(page, played, hold=True)  # held in mid-flight from then on
+    page.locator('#screen [data-action="play"]').click()
     # in the frame after the click: the card in the expedition is flying, by a script
     # animation (not only the CSS pop of a fresh card), from where it was in the hand
-    page.evaluate(NEXT_FRAME_JS)
-    flying = page.evaluate("""(selector) => { const el = document.querySelector(selector);
-      const own = el.getAnimations().filter((a) => !(a instanceof CSSAnimation));
-      const running = own.filter((a) => a.playState === 'running');
-      running.forEach((a) => a.pause());  // held in mid-flight from here on
-      window.__held = running;
-      return {moving: el.hasAttribute('data-moving'), running: running.length,
-              keyframes: own.map((a) => a.effect.getKeyframes()[0].translate)}; }""", played)
+    flying = flight(page)
     assert flying["moving"] and flying["running"] >= 1, flying
     assert flying["keyframes"][0] not in (None, "0px 0px", "none"), flying
     [play] = [m for m in moves(page) if m["card"] == high]
@@ -240,10 +263,10 @@ def test_reduced_motion_moves_nothing(open_app: Callable[..., AppPage]) -> None:
     app = open_app(setup=plant(save, "reduce", DESKTOP))
     page = app.page
     page.locator(card_button(high)).click()
+    watch_flight(page, f"#screen {exp(high[0])} [data-card='{high}']")
     page.locator('#screen [data-action="play"]').click()
-    page.evaluate(NEXT_FRAME_JS)
+    assert flight(page) == {"moving": False, "running": 0, "keyframes": []}
     assert page.evaluate("() => document.getAnimations().length") == 0
-    assert page.locator(f"#screen {exp(high[0])} [data-card='{high}']").count() == 1
     draw_and_wait_for_the_computer(page)
     page.evaluate(SETTLED_JS)
     assert moves(page) == []
@@ -287,11 +310,11 @@ def test_a_mouse_drag_plays_and_discards_and_an_illegal_drop_changes_nothing(
         assert page.evaluate(LIT_JS) == sorted([f"discard:{high[0]}", f"expedition:{high[0]}"])
         assert page.evaluate(PICKED_JS) == [high]
 
+    watch_flight(page, f"#screen {exp(high[0])} [data-card='{high}']")
     mouse_drag(page, card_button(high), f"#screen {exp(high[0])}", lit_for_high)
+    assert flight(page)["moving"]
     assert page.evaluate(ZONE_CARDS_JS, exp(high[0])) == [high]
     assert high not in page.evaluate(HAND_JS) and page.evaluate(LIT_JS) == []
-    page.evaluate(NEXT_FRAME_JS)
-    assert page.locator(f"#screen {exp(high[0])} [data-card='{high}'][data-moving]").count() == 1
     draw_and_wait_for_the_computer(page)
 
     # a lower card of that colour can't go there: only its pile lights up, and a drop on the
