@@ -54,8 +54,12 @@ hash in ~/.cache/lostcities-bench/ (brotli 11 on the 9.6 MB wasm takes minutes).
 brotli" counts only the answers before the first request a page makes once ready (app-more.zip,
 or the service worker's script): what the first screen needed.
 
-The first use of what app-more.zip brings: Statistics clicked the moment a page is ready, the
-time to its screen ("cold stats" on the first visit, "warm stats" the median of the warm loads).
+The first use of a part of the app, the moment a page is ready (FIRST_USES): Statistics clicked,
+to its screen ("cold stats" on the first visit, "warm stats" the median of the warm loads);
+online play chosen and Start clicked, to the lobby ("warm online"), and a match against the
+computer (Easy) that it starts, to its table with the computer thinking ("warm computer"; each
+of its moves is then paced to at least 0.3 s), each on one more later visit of each page after
+the warm loads.
 
 Move latency: whole pass-and-play matches (3 rounds; --matches of them, seeds 1, 2, ...) played
 by random legal clicks, in the game and in the base with --baseline taking turns, each in a
@@ -169,24 +173,45 @@ TIMES = """() => {
     form: window.__lc.form, tasks: window.__lc.tasks, keys: window.__lc.keys,
   };
 }"""
-# A page's init script: Statistics clicked the moment html[data-ready] turns "true";
-# resolves to the ms from that click to the stats screen (the player's screens come with
-# app-more.zip, which the page fetches once ready; an older build imports them at once).
-FIRST_USE = """(() => {
-  window.__lcStats = new Promise((resolve) => {
+# A page's init script: a part of the app first used the moment html[data-ready] turns
+# "true" (FIRST_USES); window.__lcFirstUse resolves to the ms from the first click until the
+# part has shown (the player's screens and online play come with app-more.zip, which the page
+# fetches once ready; an older build imports them at once).
+FIRST_USE = """((part) => {
+  const body = () => document.body;
+  const click = (selector) => document.querySelector(selector).click();
+  const parts = {
+    stats: {go: () => click('[data-action="stats"]'),
+            done: () => body().dataset.screen === "stats"},
+    online: {go: () => { click('[data-option="mode"][value="online"]');
+                         click('[data-action="start"]'); },
+             done: () => body().dataset.screen === "lobby"},
+    computer: {go: () => { document.querySelector('[data-option="opponent"]').value = "easy";
+                           click('[data-field="starts"][value="1"]');
+                           click('[data-action="start"]'); },
+               done: () => body().dataset.screen === "turn"
+                 && body().hasAttribute("data-thinking")},
+  };
+  const {go, done} = parts[part];
+  window.__lcFirstUse = new Promise((resolve) => {
     new MutationObserver((records, observer) => {
       if (document.documentElement?.dataset.ready !== "true") return;
       observer.disconnect();
       const start = performance.now();
       new MutationObserver((records, observer) => {
-        if (document.body.dataset.screen !== "stats") return;
+        if (!done()) return;
         observer.disconnect();
         resolve(performance.now() - start);
-      }).observe(document.body, {attributes: true, attributeFilter: ["data-screen"]});
-      document.querySelector('[data-action="stats"]').click();
+      }).observe(body(), {attributes: true, childList: true, subtree: true});
+      go();
     }).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-ready"]});
   });
-})();"""
+})"""
+FIRST_USES = ("stats", "online", "computer")
+"""Parts of the app used at ready, to what shows: Statistics clicked, to its screen; online
+play chosen and Start clicked, to the lobby; a match against the computer (Easy) that the
+computer starts, to its table with the computer thinking (its moves then take at least
+webui.match.seats.computer.PACE each, by design)."""
 # The marks "where the boot goes" prints, in the order a boot passes them.
 MARKS = ("start", "worker", "snapshot read", "wasm", "snapshot checked", "runtime", "py:ready",
          "ready")
@@ -218,8 +243,9 @@ MOVE_ACTIONS = ("select", "play", "discard", "draw")
 COLD = ("cold paint", "cold ready")
 WARM = ("warm paint", "warm ready")
 FIRST_SECONDS = ("form", "longest task", "blocking", "key delay", "key to paint")
-FIRST_USE_FIGURES = ("cold stats", "warm stats")
-"""Statistics clicked at ready, to its screen (ms): a part of the app-more.zip's first use."""
+FIRST_USE_FIGURES = ("cold stats", *(f"warm {part}" for part in FIRST_USES))
+"""The first uses (FIRST_USES) at ready (ms): Statistics on the first visit, each part on a
+later one."""
 """Of each load, until ready: when the setup form shows, the longest main-thread task, the
 total blocking time (each long task's time over 50 ms), and of the keys typed into the name
 field meanwhile the longest input delay (Event Timing: from the key to its handler) and the
@@ -308,12 +334,12 @@ def type_while_loading(page: Page, ready: list[bool]) -> None:
 
 
 def load(context: BrowserContext, url: str,
-         first_use: bool = False) -> tuple[Page, dict[str, Any]]:
+         first_use: str | None = None) -> tuple[Page, dict[str, Any]]:
     """Open url in a new page of context, typing meanwhile; (page, its marks: TIMES, with the
-    first seconds' figures, and with first_use the "stats" figure: FIRST_USE)."""
+    first seconds' figures, and with first_use, a part of FIRST_USES, its "first use")."""
     page = context.new_page()
-    if first_use:
-        page.add_init_script(FIRST_USE)
+    if first_use is not None:
+        page.add_init_script(f"{FIRST_USE}({json.dumps(first_use)});")
     ready: list[bool] = []
     page.expose_function("lcBenchReady", lambda: ready.append(True))
     if PHONE:
@@ -327,7 +353,8 @@ def load(context: BrowserContext, url: str,
     page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length",
                            timeout=10_000)
     marks = first_seconds(page.evaluate(TIMES))
-    marks["stats"] = page.evaluate("() => window.__lcStats") if first_use else None
+    marks["first use"] = (page.evaluate("() => window.__lcFirstUse")
+                          if first_use is not None else None)
     return page, marks
 
 
@@ -387,9 +414,9 @@ def first_visit(pw: Playwright, site: Site, kind: str, tmp: Path,
     its work for the next boots is done: (its context, its figures)."""
     context = launch(pw, tmp / f"profile-{kind}-{time.monotonic_ns()}")
     before = len(site.requests())
-    page, cold = load(context, page_url(site, kind), first_use=kind != "bare")
+    page, cold = load(context, page_url(site, kind), None if kind == "bare" else "stats")
     figures: dict[str, Any] = {"cold paint": cold["paint"], "cold ready": cold["ready"],
-                               "cold marks": cold, "cold stats": cold["stats"]}
+                               "cold marks": cold, "cold stats": cold["first use"]}
     figures.update({f"cold {name}": cold[name] for name in FIRST_SECONDS})
     if kind != "bare":
         figures.update(idle_work(page, site, cache))
@@ -415,9 +442,15 @@ def one_run(pw: Playwright, sites: dict[str, Site], order: list[str], warm: int,
         for _ in range(warm):
             for kind in order:
                 page, marks = load(contexts[kind], page_url(sites[kind], kind),
-                                   first_use=kind != "bare")
+                                   None if kind == "bare" else "stats")
                 page.close()
                 figures[kind]["warm loads"].append(marks)
+        for part in FIRST_USES[1:]:  # one more later visit each, not in the warm figures
+            for kind in order:
+                if kind != "bare":
+                    page, marks = load(contexts[kind], page_url(sites[kind], kind), part)
+                    page.close()
+                    figures[kind][f"warm {part}"] = marks["first use"]
     finally:
         for context in contexts.values():
             context.close()
@@ -425,8 +458,10 @@ def one_run(pw: Playwright, sites: dict[str, Site], order: list[str], warm: int,
         loads = figures[kind]["warm loads"]
         figures[kind]["warm paint"] = statistics.median(m["paint"] for m in loads)
         figures[kind]["warm ready"] = statistics.median(m["ready"] for m in loads)
-        stats = [m["stats"] for m in loads if m["stats"] is not None]
+        stats = [m["first use"] for m in loads if m["first use"] is not None]
         figures[kind]["warm stats"] = statistics.median(stats) if stats else None
+        for part in FIRST_USES[1:]:
+            figures[kind].setdefault(f"warm {part}", None)
         for name in FIRST_SECONDS:  # the worst of the run's warm loads
             values = [m[name] for m in loads if m[name] is not None]
             figures[kind][f"warm {name}"] = max(values) if values else None
