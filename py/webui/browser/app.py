@@ -8,14 +8,17 @@ controller (webui/match/controller.py), and with it the rules engine, the seats 
 is imported a module at a time (`LATER`); then that zip's modules (`MORE`), with the
 controller's plug-ins (webui/browser/plugins.py). The controller is made when first needed: a
 match or room to resume, a join link, a Start pressed during the boot, a click; a click that
-comes before the zip is mounted waits for it. Then the boot prepares the next boots while the
-player is idle (webui/browser/boot/warm.py).
+comes before the zip is mounted waits for it, unless the zip's modules are in already (a later
+visit booted from its boot snapshot, which holds them: they run without the file, which the
+page writes again meanwhile). Then the boot prepares the next boots while the player is idle
+(webui/browser/boot/warm.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib
+import sys
 from typing import TYPE_CHECKING
 
 import js  # type: ignore[import-not-found]
@@ -80,9 +83,17 @@ class App:
         link = code_from_query(str(js.location.search)) is not None
         return saved or link or js.document.body.getAttribute("data-pending-start") == "true"
 
-    def _mounted(self) -> bool:
-        """Whether app-more.zip is mounted (False while it comes, or if it failed)."""
-        return self._more is not None and self._more.done() and self._more.result()
+    def _has_more(self) -> bool:
+        """Whether app-more.zip's modules can be used: they are imported already (PLUGINS
+        imports them all: a later visit's boot snapshot holds them), or the zip is mounted
+        (False while it comes, or if it failed)."""
+        return PLUGINS in sys.modules or (
+            self._more is not None and self._more.done() and self._more.result())
+
+    def _settled(self) -> bool:
+        """Whether a click can be carried out now: app-more.zip's modules can be used, or
+        the zip failed (the page then plays without them)."""
+        return self._has_more() or (self._more is not None and self._more.done())
 
     @property
     def controller(self) -> MatchController:
@@ -96,7 +107,7 @@ class App:
         from webui.match.controller import MatchController
 
         controller = MatchController(self.page, js.localStorage, self.lang)
-        if self._mounted():
+        if self._has_more():
             importlib.import_module(PLUGINS).plug_in(controller, self.page, self.on_click)
         else:  # online play and the player's screens could not be loaded
             controller.resume()
@@ -110,13 +121,14 @@ class App:
         if not needed:
             await self._import(LATER)  # while app-more.zip comes
         assert self._more is not None
-        mounted = await self._more
+        if not self._has_more():
+            await asyncio.wait([self._more])
         if needed:
             self.controller.kick()  # a resumed match where the computer was to move goes on
             self.page.ready()
         while self._waiting:  # the clicks that came meanwhile, in order
             self.controller.click(*self._waiting.pop(0))
-        if mounted:
+        if await self._more:
             await self._import(MORE)
         if self._controller is None:
             self.controller.kick()
@@ -129,8 +141,9 @@ class App:
 
     def on_click(self, action: str, data: dict[str, str]) -> None:
         """A click on a ``data-action`` control (webui/browser/page.py): the controller's,
-        once app-more.zip is mounted (or failed); until then it waits, in order."""
-        if self._waiting or self._more is None or not self._more.done():
+        once app-more.zip's modules can be used (or the zip failed); until then it waits, in
+        order."""
+        if self._waiting or not self._settled():
             self._waiting.append((action, data))
             return
         self.controller.click(action, data)
