@@ -243,13 +243,13 @@ MOVE_ACTIONS = ("select", "play", "discard", "draw")
 COLD = ("cold paint", "cold ready")
 WARM = ("warm paint", "warm ready")
 FIRST_SECONDS = ("form", "longest task", "blocking", "key delay", "key to paint")
-FIRST_USE_FIGURES = ("cold stats", *(f"warm {part}" for part in FIRST_USES))
-"""The first uses (FIRST_USES) at ready (ms): Statistics on the first visit, each part on a
-later one."""
 """Of each load, until ready: when the setup form shows, the longest main-thread task, the
 total blocking time (each long task's time over 50 ms), and of the keys typed into the name
 field meanwhile the longest input delay (Event Timing: from the key to its handler) and the
 longest time from the key to the next paint."""
+FIRST_USE_FIGURES = ("cold stats", *(f"warm {part}" for part in FIRST_USES))
+"""The first uses (FIRST_USES) at ready (ms): Statistics on the first visit, each part on a
+later one."""
 PHONE_NETWORK = {"offline": False, "latency": 170, "downloadThroughput": 9e6 / 8,
                  "uploadThroughput": 1.5e6 / 8}
 """--phone: a 4G-like network (9 Mbit/s down, 1.5 up, 170 ms round trip), in bytes a second."""
