@@ -160,16 +160,35 @@ def test_the_runtime_starts_after_the_forms_frame(open_app: Callable[..., AppPag
 
 RUNTIME_STARTED = "() => document.documentElement.dataset.runtimeStart ?? null"
 WORKER_BOOTED = "() => performance.getEntriesByName('lc:worker-booted').length"
+# Whether the page ran a task between the runtime's link ("lc:linked") and the restore that
+# follows it (done by "lc:runtime-ready"): this script's message, posted at the link, comes
+# before the boot's own (posted messages are delivered in order), so it is handled in between
+# only if the restore waits for the next task.
+TASK_AFTER_LINK = """(() => {
+  window.__lcTaskAfterLink = null;
+  const mark = performance.mark.bind(performance);
+  performance.mark = (name, options) => {
+    if (name === "lc:linked") {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { window.__lcTaskAfterLink ??= true; };
+      channel.port2.postMessage(null);
+    }
+    if (name === "lc:runtime-ready") window.__lcTaskAfterLink ??= false;
+    return mark(name, options);
+  };
+})();"""
 
 
 def test_without_a_kept_snapshot_python_starts_in_a_worker(
         open_app: Callable[..., AppPage]) -> None:
     """Python's start-up, seconds of one task, runs in a worker, not on the page's main thread
-    (boot/pyodide-early.mjs): the page restores the worker's image and plays."""
-    app = open_app()
+    (boot/pyodide-early.mjs): the page restores the worker's image, in a task after the one
+    that links the runtime's wasm, and plays."""
+    app = open_app(setup=lambda page: page.add_init_script(TASK_AFTER_LINK))
     page = app.page
     assert page.evaluate(RUNTIME_STARTED) == "worker"
     assert page.evaluate(WORKER_BOOTED) == 1
+    assert page.evaluate("window.__lcTaskAfterLink") is True
     start_pass_and_play(page)
     assert play_turns(page, turns=2) == "handoff"
     assert app.page_errors == []
