@@ -556,6 +556,14 @@ VISIBLE = """() => {
 
 LOOK = """(b) => [b.disabled, getComputedStyle(b).borderTopStyle,
                  getComputedStyle(b).backgroundColor]"""
+# Whether each lit place's label (play here, discard here) shows its words whole: one line
+# (the height of one), nothing cut (its text no wider than its box) and inside the window.
+LABELS_WHOLE = """() => [...document.querySelectorAll('#screen .target-label')].map((label) => {
+  const box = label.getBoundingClientRect();
+  const line = parseFloat(getComputedStyle(label).lineHeight);
+  return box.height < 1.5 * line + 4 && label.scrollWidth <= label.clientWidth
+    && box.left >= 0 && box.right <= innerWidth;
+})"""
 OVERLAP = """([a, b]) => {
   const [p, q] = [a, b].map((s) => document.querySelector(s).getBoundingClientRect());
   return p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom;
@@ -578,8 +586,10 @@ def test_a_board_of_twelve_card_expeditions_fits_with_the_hand_in_view(
         assert_accessible(page, f"a long board ({size}, {lang})")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"long-expeditions-{size}-{lang}.png"))
-        # the lit discard pile's label leaves the pile's size readable
-        assert not page.evaluate(OVERLAP, ['#screen [data-action="discard-here"]',
+        # the lit places' labels are whole, on one line and in view, and the discard pile's
+        # leaves the pile's size readable
+        assert page.evaluate(LABELS_WHOLE) == [True, True]
+        assert not page.evaluate(OVERLAP, ['#screen [data-action="discard-here"] .target-label',
                                            '#screen .tap-target .pile-size'])
         if lang == "en":
             page.click('#screen [data-action="lang"]')

@@ -113,7 +113,8 @@ def targets(view: View, ui: UiState) -> tuple[str | None, str | None]:
 
 def _target(action: str, card: str, lang: str) -> Markup:
     """A lit target over an expedition or a discard pile: the picked card's move there."""
-    return el("button", t(lang, f"target.{action}"), type="button", class_="target-btn",
+    label = el("span", t(lang, f"target.{action}"), class_="target-label")
+    return el("button", label, type="button", class_="target-btn",
               data_action=f"{action}-here",
               aria_label=t(lang, f"target.{action}.card", card=card_name(lang, card)))
 
