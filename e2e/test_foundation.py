@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route
 from playwright.sync_api import Error as PlaywrightError
 
-from conftest import AppPage, Server, dev_server, hold_python, wait_ready
+from conftest import AppPage, Server, dev_server, hold_python, once_more_on_crash, wait_ready
 from test_pwa import play_turns, start_pass_and_play
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -378,3 +378,36 @@ def test_two_pages_exchange_messages_through_the_local_broker(
     received = host.page.evaluate("window.lcTestHost")
     assert received == {"text": "ping from guest"}
     assert reply == {"reply": "pong from host", "got": {"text": "ping from guest"}}
+
+
+def test_a_renderer_crash_while_booting_is_tried_once_more_on_a_new_page_and_nothing_else_is(
+        browser: Browser) -> None:
+    """The suite's guard against Chromium's rare renderer crash (conftest's once_more_on_crash):
+    a crashed page (chrome://crash) is closed and the boot done again on a new page, with a
+    warning; a failure that is not a crash is raised, not retried."""
+    context = browser.new_context()
+    opened: list[Page] = []
+
+    def open_page() -> Page:
+        opened.append(context.new_page())
+        return opened[-1]
+
+    def boot(page: Page) -> str:
+        if len(opened) == 1:
+            page.goto("chrome://crash")
+        page.set_content("<p>booted</p>")
+        return page.inner_text("p")
+
+    try:
+        with pytest.warns(RuntimeWarning, match="renderer crashed"):
+            assert once_more_on_crash(open_page, boot, "a test") == "booted"
+        assert len(opened) == 2 and opened[0].is_closed() and not opened[1].is_closed()
+
+        def fails(page: Page) -> None:
+            page.goto("http://127.0.0.1:9/")  # nothing listens: a network error, not a crash
+
+        with pytest.raises(PlaywrightError):
+            once_more_on_crash(open_page, fails, "a test")
+        assert len(opened) == 3
+    finally:
+        context.close()

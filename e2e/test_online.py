@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
-from conftest import AppPage, stored_once, wait_ready
+from conftest import AppPage, once_more_on_crash, stored_once, wait_ready
 from test_table import assert_accessible
 from onlinekit import (
     Chooser, buttons, create_room, enter_lobby, join_room, saved_text, seat_of, sync_of,
@@ -94,13 +94,21 @@ def online_match(open_app: Callable[..., AppPage]) -> Iterator[Match]:
     yield Match(host, guest, code, chooser)
 
 
-def reopened(page: Page, url: str) -> Page:
-    """A new page of `page`'s context (its storage) on `url`, booted."""
-    fresh = page.context.new_page()
-    record(fresh)
-    fresh.goto(url)
-    wait_ready(fresh)
-    return fresh
+def reopened(page: Page, url: str, setup: Callable[[Page], None] = record) -> Page:
+    """A new page of `page`'s context (its storage), set up (the channel recorder by default),
+    on `url`, booted (once more on a renderer crash: conftest's once_more_on_crash)."""
+
+    def open_page() -> Page:
+        fresh = page.context.new_page()
+        setup(fresh)
+        return fresh
+
+    def boot(fresh: Page) -> Page:
+        fresh.goto(url)
+        wait_ready(fresh)
+        return fresh
+
+    return once_more_on_crash(open_page, boot, url)
 
 
 def inject(page: Page, text: str) -> None:
@@ -168,14 +176,15 @@ def test_guest_page_closed_then_back_by_reopening_or_by_typing_the_code(
     assert wait_synced(host, fresh) == mark
     wait_connection("connected", host, fresh)
     mark = online_match.play(3)
-    context = online_match.guest.page.context
-    online_match.guest.page.close()
+    gone = online_match.guest.page
+    gone.close()
     local = Session(LocalMatch.new(lostcities.Options(), 5, 0, ("A", "B"))).save_text()
-    fresh = context.new_page()
-    record(fresh)
-    fresh.add_init_script(stored_once("lostcities.match", local))
-    fresh.goto(host.url.split("?")[0])
-    wait_ready(fresh)
+
+    def with_local_match(page: Page) -> None:
+        record(page)
+        page.add_init_script(stored_once("lostcities.match", local))
+
+    fresh = reopened(gone, host.url.split("?")[0], with_local_match)
     assert fresh.evaluate("() => document.body.dataset.screen") != "waiting"
     fresh.click('[data-action="abandon"]')
     fresh.click('[data-action="abandon-yes"]')

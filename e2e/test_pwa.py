@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sys
 import urllib.request
-import warnings
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -21,9 +20,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, BrowserType, Page, Request
-from playwright.sync_api import Error as PlaywrightError
 
-from conftest import ROOT, STATE_TIMEOUT_MS, Server, dev_server, wait_ready
+from conftest import ROOT, STATE_TIMEOUT_MS, Server, dev_server, once_more_on_crash, wait_ready
 from webui.text.i18n import t as online_t
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -101,20 +99,22 @@ def controlled_version(page: Page) -> str:
 
 def first_visit(player: Player, url: str) -> str:
     """Open the app online, wait for the boot and the installed worker; its version. A
-    renderer crash before the app is ready is Chromium's (conftest's open_app): the page is
-    opened once more, with a warning."""
-    crashed: list[Page] = []
-    player.page.on("crash", lambda page: crashed.append(page))
-    player.page.goto(url)
-    try:
-        wait_ready(player.page, page_errors=player.page_errors)
-    except PlaywrightError:
-        if not crashed:
-            raise
-        warnings.warn("the renderer crashed while the app booted; opened it again",
-                      RuntimeWarning, stacklevel=2)
-        player.page.goto(url)
-        wait_ready(player.page, page_errors=player.page_errors)
+    renderer crash before the app is ready is Chromium's (conftest's once_more_on_crash): the
+    app is opened once more, in a new page of the profile."""
+    pages = iter([player.page])
+
+    def open_page() -> Page:
+        page = next(pages, None) or player.context.new_page()
+        if page is not player.page:
+            page.on("pageerror", lambda error: player.page_errors.append(str(error)))
+            player.page = page
+        return page
+
+    def boot(page: Page) -> None:
+        page.goto(url)
+        wait_ready(page, page_errors=player.page_errors)
+
+    once_more_on_crash(open_page, boot, url)
     return controlled_version(player.page)
 
 
