@@ -37,17 +37,43 @@ random.seed()`;
 const WASM_URL = new URL("pyodide.asm.wasm", indexURL).href;
 /* What a boot without a kept snapshot imports in its worker: the first screen's Python. */
 const FIRST_SCREEN = ["webui.browser.app", "random"];  // random: RESTORED reseeds it
-/* A restore's start-up is two long stretches of one task: the runtime links its wasm (every
- * exported symbol), then restores the image and finishes Python's bootstrap. The fsInit hook,
- * which the runtime awaits between the two, resolves in the next task, so a key typed meanwhile
- * is handled between them. A message, not a timer: a hidden tab's timers wait a second. */
+/* A restore's start-up is three long stretches of main-thread work: V8 instantiates the wasm,
+ * the runtime links it (every exported symbol), then it restores the image and finishes
+ * Python's bootstrap. Each is made a task of its own, so a key typed meanwhile is handled
+ * between them: the instantiation's result reaches the runtime in the next task
+ * (`instantiatedInItsOwnTask`), and the fsInit hook, which the runtime awaits after the link,
+ * resolves in the next task (`linked`). A message, not a timer: a hidden tab's timers wait a
+ * second. */
 function nextTask() {
-  performance.mark("lc:linked");  // for e2e/test_foundation.py
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => resolve();
     channel.port2.postMessage(null);
   });
+}
+
+function linked() {
+  performance.mark("lc:linked");  // for e2e/test_foundation.py
+  return nextTask();
+}
+
+/* loadRuntime(options), with the wasm's instantiation and its link in two tasks: the runtime's
+ * WebAssembly.instantiateStreaming() call (whatever it is then: wasm-cache.mjs may have set one
+ * that takes a worker's module) resolves a task later. */
+async function instantiatedInItsOwnTask(options) {
+  const instantiate = WebAssembly.instantiateStreaming;
+  const wrapper = async function (...args) {
+    const result = await instantiate.apply(this, args);
+    performance.mark("lc:instantiated");  // for e2e/test_foundation.py
+    await nextTask();
+    return result;
+  };
+  WebAssembly.instantiateStreaming = wrapper;
+  try {
+    return await loadRuntime(options);
+  } finally {
+    if (WebAssembly.instantiateStreaming === wrapper) WebAssembly.instantiateStreaming = instantiate;
+  }
 }
 
 let opening = null;
@@ -99,7 +125,8 @@ async function fromSnapshot(app) {
   });
   try {
     await wasmFromHttpCache();
-    const runtime = await loadRuntime({ indexURL, _loadSnapshot: image, fsInit: () => filled.then(nextTask) });
+    const runtime = await instantiatedInItsOwnTask({ indexURL, _loadSnapshot: image,
+                                                    fsInit: () => filled.then(linked) });
     runtime.FS.writeFile(APP_PATH, await app);
     runtime.runPython(RESTORED);
     return runtime;
@@ -133,8 +160,8 @@ async function fromWorker(app) {
     const made = await workerBoot();
     performance.mark("lc:worker-booted", { detail: made.timings });
     wasmCache.withModule(WASM_URL, made.module);
-    const runtime = await loadRuntime({ indexURL, _loadSnapshot: made.image,
-                                        fsInit: nextTask });
+    const runtime = await instantiatedInItsOwnTask({ indexURL, _loadSnapshot: made.image,
+                                                    fsInit: linked });
     runtime.FS.writeFile(APP_PATH, await app);
     runtime.runPython(RESTORED);
     return runtime;
@@ -177,7 +204,7 @@ async function start() {
     }
     if (!runtime) {
       await wasmFromHttpCache();
-      runtime = await loadRuntime({ indexURL });
+      runtime = await instantiatedInItsOwnTask({ indexURL });
       runtime.FS.writeFile(APP_PATH, await app);
     }
     progress(0.7);

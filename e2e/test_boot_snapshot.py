@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page
 
 from conftest import wait_ready
-from test_foundation import TASK_AFTER_LINK
+from test_foundation import BOTH_STEPS, TASK_AFTER, TASKS_BETWEEN
 from test_pwa import (  # noqa: F401  (fixtures)
     CHANGED_LIBRARY,
     DEPLOY_COMMENT,
@@ -158,10 +158,10 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
         assert "webui.online.lobby" not in failed, failed
         assert [name for name in failed if name.startswith(("webui", "lostcities"))] == []
         page.add_init_script(SHELL_MARKED)
-        page.add_init_script(TASK_AFTER_LINK)
+        page.add_init_script(TASKS_BETWEEN)
         reboot(player, "snapshot")
-        # The image is restored in a task after the one that links the wasm.
-        assert page.evaluate("window.__lcTaskAfterLink") is True
+        # The wasm is instantiated, linked and the image restored, each in a task of its own.
+        assert page.evaluate(TASK_AFTER) == BOTH_STEPS
         # The wasm came from the HTTP cache, with the code V8 compiled for it (boot/wasm-cache.mjs).
         assert page.evaluate(WASM) == "http-cache"
         # Neither was asked for before the shell was marked painted or the boot began: the

@@ -160,35 +160,41 @@ def test_the_runtime_starts_after_the_forms_frame(open_app: Callable[..., AppPag
 
 RUNTIME_STARTED = "() => document.documentElement.dataset.runtimeStart ?? null"
 WORKER_BOOTED = "() => performance.getEntriesByName('lc:worker-booted').length"
-# Whether the page ran a task between the runtime's link ("lc:linked") and the restore that
-# follows it (done by "lc:runtime-ready"): this script's message, posted at the link, comes
-# before the boot's own (posted messages are delivered in order), so it is handled in between
-# only if the restore waits for the next task.
-TASK_AFTER_LINK = """(() => {
-  window.__lcTaskAfterLink = null;
+# Whether the page ran a task between each step of a restore and the next: V8's instantiation
+# of the wasm ("lc:instantiated"), the runtime's link of it ("lc:linked"), the restore of the
+# image (done by "lc:runtime-ready"). This script's message, posted at a step's mark, comes
+# before the boot's own (posted messages are delivered in order), so it is handled before the
+# next step's mark only if that step waits for the next task. window.__lcTaskAfter[mark].
+TASKS_BETWEEN = """(() => {
+  const after = window.__lcTaskAfter = {};
+  const next = {"lc:instantiated": "lc:linked", "lc:linked": "lc:runtime-ready"};
   const mark = performance.mark.bind(performance);
   performance.mark = (name, options) => {
-    if (name === "lc:linked") {
+    for (const [step, then] of Object.entries(next)) {
+      if (name === then) after[step] ??= false;
+    }
+    if (name in next) {
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => { window.__lcTaskAfterLink ??= true; };
+      channel.port1.onmessage = () => { after[name] ??= true; };
       channel.port2.postMessage(null);
     }
-    if (name === "lc:runtime-ready") window.__lcTaskAfterLink ??= false;
     return mark(name, options);
   };
 })();"""
+TASK_AFTER = "() => window.__lcTaskAfter"
+BOTH_STEPS = {"lc:instantiated": True, "lc:linked": True}
 
 
 def test_without_a_kept_snapshot_python_starts_in_a_worker(
         open_app: Callable[..., AppPage]) -> None:
     """Python's start-up, seconds of one task, runs in a worker, not on the page's main thread
-    (boot/pyodide-early.mjs): the page restores the worker's image, in a task after the one
-    that links the runtime's wasm, and plays."""
-    app = open_app(setup=lambda page: page.add_init_script(TASK_AFTER_LINK))
+    (boot/pyodide-early.mjs): the page instantiates the worker's module, links it and restores
+    the worker's image, each in a task of its own, and plays."""
+    app = open_app(setup=lambda page: page.add_init_script(TASKS_BETWEEN))
     page = app.page
     assert page.evaluate(RUNTIME_STARTED) == "worker"
     assert page.evaluate(WORKER_BOOTED) == 1
-    assert page.evaluate("window.__lcTaskAfterLink") is True
+    assert page.evaluate(TASK_AFTER) == BOTH_STEPS
     start_pass_and_play(page)
     assert play_turns(page, turns=2) == "handoff"
     assert app.page_errors == []
