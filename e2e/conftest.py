@@ -209,32 +209,36 @@ def wait_ready(
 
 Booted = TypeVar("Booted")
 CRASH_EVENT_MS = 5_000  # a guard: how long a failed boot waits for a late crash event
+CRASH_RETRIES = 2  # boots done again after a renderer crash, each on a new page
 
 
-def once_more_on_crash(open_page: Callable[[], Page], boot: Callable[[Page], Booted],
-                       where: str) -> Booted:
+def again_on_crash(open_page: Callable[[], Page], boot: Callable[[Page], Booted], where: str,
+                   open_again: Callable[[], Page] | None = None) -> Booted:
     """boot(open_page()): a page opened and the app booted in it. If Chromium's renderer
-    crashed meanwhile (seen about once in a thousand boots, in different tests, never
-    reproduced: a browser fault, not the app's), that page is dead to Playwright: it is closed
-    and the boot is done once more on a new page from open_page(), with a warning. Any other
-    failure is the test's."""
+    crashed meanwhile (a browser fault, not the app's: seen about once in a thousand boots,
+    in different tests, never reproduced, twice in a row once), that page is dead to
+    Playwright: it is closed and the boot is done again on a new page from open_again()
+    (default open_page()), with a warning, up to CRASH_RETRIES times. Any other failure is
+    the test's."""
     page = open_page()
-    crashed: list[Page] = []
-    page.on("crash", lambda crashed_page: crashed.append(crashed_page))
-    try:
-        return boot(page)
-    except PlaywrightError:
-        if not crashed:  # its event may come after the error it caused
-            try:
-                page.wait_for_event("crash", timeout=CRASH_EVENT_MS)
-            except PlaywrightError:
-                pass
-        if not crashed:
-            raise
-    warnings.warn(f"the renderer crashed while the app booted ({where}); opened it again",
-                  RuntimeWarning, stacklevel=2)
-    page.close()
-    return boot(open_page())
+    for _ in range(CRASH_RETRIES):
+        crashed: list[Page] = []
+        page.on("crash", lambda crashed_page: crashed.append(crashed_page))
+        try:
+            return boot(page)
+        except PlaywrightError:
+            if not crashed:  # its event may come after the error it caused
+                try:
+                    page.wait_for_event("crash", timeout=CRASH_EVENT_MS)
+                except PlaywrightError:
+                    pass
+            if not crashed:
+                raise
+        warnings.warn(f"the renderer crashed while the app booted ({where}); opened it again",
+                      RuntimeWarning, stacklevel=2)
+        page.close()
+        page = (open_again or open_page)()
+    return boot(page)
 
 
 def stored_once(key: str, text: str) -> str:
@@ -362,8 +366,16 @@ def open_app(browser: Browser, lc_server: Server,
             pages[slot:slot + 1] = [page]
             return page
 
-        return once_more_on_crash(
-            page_in_slot, lambda page: load(page, own_context, query, ready, setup), query or "/")
+        def new_context_in_slot() -> Page:  # a crash's retry: in case it left the context bad
+            nonlocal own_context
+            own_context = True
+            page = new_page(slot, True, warm)
+            pages[slot:slot + 1] = [page]
+            return page
+
+        return again_on_crash(
+            page_in_slot, lambda page: load(page, own_context, query, ready, setup), query or "/",
+            open_again=new_context_in_slot)
 
     yield open_page
     for page in pages:  # and every other page the test opened in a shared context

@@ -10,10 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Route
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 from playwright.sync_api import Error as PlaywrightError
 
-from conftest import AppPage, Server, dev_server, hold_python, once_more_on_crash, wait_ready
+from conftest import (CRASH_RETRIES, AppPage, Server, again_on_crash, dev_server,
+                      hold_python, wait_ready)
 from test_pwa import play_turns, start_pass_and_play
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -386,34 +387,65 @@ def test_two_pages_exchange_messages_through_the_local_broker(
     assert reply == {"reply": "pong from host", "got": {"text": "ping from guest"}}
 
 
-def test_a_renderer_crash_while_booting_is_tried_once_more_on_a_new_page_and_nothing_else_is(
+def test_a_renderer_crash_while_booting_is_tried_again_on_a_new_page_and_nothing_else_is(
         browser: Browser) -> None:
-    """The suite's guard against Chromium's rare renderer crash (conftest's once_more_on_crash):
-    a crashed page (chrome://crash) is closed and the boot done again on a new page, with a
-    warning; a failure that is not a crash is raised, not retried."""
+    """The suite's guard against Chromium's rare renderer crash (conftest's again_on_crash):
+    a crashed page (chrome://crash) is closed and the boot done again on a new page from the
+    retry's opener, with a warning, up to CRASH_RETRIES times; one more crash, or a failure
+    that is not a crash, is raised."""
     context = browser.new_context()
-    opened: list[Page] = []
+    opened: list[tuple[str, Page]] = []
 
-    def open_page() -> Page:
-        opened.append(context.new_page())
-        return opened[-1]
+    def opener(kind: str) -> Callable[[], Page]:
+        def open_page() -> Page:
+            opened.append((kind, context.new_page()))
+            return opened[-1][1]
+        return open_page
 
-    def boot(page: Page) -> str:
-        if len(opened) == 1:
-            page.goto("chrome://crash")
-        page.set_content("<p>booted</p>")
-        return page.inner_text("p")
+    def crashing(times: int) -> Callable[[Page], str]:
+        def boot(page: Page) -> str:
+            if len(opened) <= times:
+                page.goto("chrome://crash")
+            page.set_content("<p>booted</p>")
+            return page.inner_text("p")
+        return boot
 
     try:
-        with pytest.warns(RuntimeWarning, match="renderer crashed"):
-            assert once_more_on_crash(open_page, boot, "a test") == "booted"
-        assert len(opened) == 2 and opened[0].is_closed() and not opened[1].is_closed()
+        with pytest.warns(RuntimeWarning, match="renderer crashed") as crashes:
+            assert again_on_crash(opener("first"), crashing(CRASH_RETRIES), "a test",
+                                  open_again=opener("again")) == "booted"
+        assert len(crashes) == CRASH_RETRIES
+        assert [kind for kind, _ in opened] == ["first"] + ["again"] * CRASH_RETRIES
+        assert [page.is_closed() for _, page in opened] == [True] * CRASH_RETRIES + [False]
+
+        opened.clear()
+        with pytest.warns(RuntimeWarning), pytest.raises(PlaywrightError):
+            again_on_crash(opener("first"), crashing(CRASH_RETRIES + 1), "a test")
+        assert len(opened) == CRASH_RETRIES + 1
 
         def fails(page: Page) -> None:
             page.goto("http://127.0.0.1:9/")  # nothing listens: a network error, not a crash
 
+        opened.clear()
         with pytest.raises(PlaywrightError):
-            once_more_on_crash(open_page, fails, "a test")
-        assert len(opened) == 3
+            again_on_crash(opener("first"), fails, "a test")
+        assert len(opened) == 1
     finally:
         context.close()
+
+
+def test_open_app_boots_again_in_a_new_context_after_a_renderer_crash(
+        open_app: Callable[..., AppPage]) -> None:
+    """open_app's retry after a crash is in a new context of the player's (the crash may
+    have left the shared one bad), and the test gets that page, booted."""
+    crashed: list[BrowserContext] = []
+
+    def crash_once(page: Page) -> None:
+        if not crashed:
+            crashed.append(page.context)
+            page.goto("chrome://crash")
+
+    with pytest.warns(RuntimeWarning, match="renderer crashed"):
+        app = open_app(setup=crash_once)
+    assert app.page.context is not crashed[0]
+    assert app.page.evaluate("document.documentElement.dataset.ready") == "true"

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
-from conftest import AppPage, once_more_on_crash, stored_once, wait_ready
+from conftest import AppPage, again_on_crash, stored_once, wait_ready
 from test_table import assert_accessible
 from onlinekit import (
     Chooser, buttons, create_room, enter_lobby, join_room, saved_text, seat_of, sync_of,
@@ -96,7 +96,7 @@ def online_match(open_app: Callable[..., AppPage]) -> Iterator[Match]:
 
 def reopened(page: Page, url: str, setup: Callable[[Page], None] = record) -> Page:
     """A new page of `page`'s context (its storage), set up (the channel recorder by default),
-    on `url`, booted (once more on a renderer crash: conftest's once_more_on_crash)."""
+    on `url`, booted (again on a renderer crash: conftest's again_on_crash)."""
 
     def open_page() -> Page:
         fresh = page.context.new_page()
@@ -108,7 +108,7 @@ def reopened(page: Page, url: str, setup: Callable[[Page], None] = record) -> Pa
         wait_ready(fresh)
         return fresh
 
-    return once_more_on_crash(open_page, boot, url)
+    return again_on_crash(open_page, boot, url)
 
 
 def inject(page: Page, text: str) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, BrowserType, Page, Request
 
-from conftest import ROOT, STATE_TIMEOUT_MS, Server, dev_server, once_more_on_crash, wait_ready
+from conftest import ROOT, STATE_TIMEOUT_MS, Server, dev_server, again_on_crash, wait_ready
 from webui.text.i18n import t as online_t
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -99,8 +99,8 @@ def controlled_version(page: Page) -> str:
 
 def first_visit(player: Player, url: str) -> str:
     """Open the app online, wait for the boot and the installed worker; its version. A
-    renderer crash before the app is ready is Chromium's (conftest's once_more_on_crash): the
-    app is opened once more, in a new page of the profile."""
+    renderer crash before the app is ready is Chromium's (conftest's again_on_crash): the
+    app is opened again, in a new page of the profile."""
     pages = iter([player.page])
 
     def open_page() -> Page:
@@ -114,7 +114,7 @@ def first_visit(player: Player, url: str) -> str:
         page.goto(url)
         wait_ready(page, page_errors=player.page_errors)
 
-    once_more_on_crash(open_page, boot, url)
+    again_on_crash(open_page, boot, url)
     return controlled_version(player.page)
 
 
