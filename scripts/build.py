@@ -6,9 +6,10 @@ the trimmed standard library (trim_stdlib.py) and app.zip (app_zip.py, compile_a
 Layout written (static/vendor/ is git-ignored; files are updated in place):
 
     static/vendor/pyodide/    pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
-                              pyodide-lock.json, package.json (its release, which sw.js
-                              checks) (npm: pyodide), and python_stdlib.zip
-                              TRIMMED to what the game imports (boot/build/trim_stdlib.py)
+                              package.json (its release, which sw.js checks) (npm: pyodide),
+                              pyodide-lock.json WITHOUT its package index (the site ships
+                              no package), and python_stdlib.zip TRIMMED to what the game
+                              imports (boot/build/trim_stdlib.py)
     static/vendor/pyscript/   core.js and the chunks it imports, without the plugins the page
                               turns off ("!name" in static/pyscript.json and index.html's
                               <mpy-config>) and what only those import, without zip.js
@@ -65,6 +66,7 @@ PYODIDE_FILES = (
     "package.json",
 )
 STDLIB = "python_stdlib.zip"
+LOCK = "pyodide-lock.json"
 # A chunk's imports: `from"./x.js"`, `import"./x.js"`, `import("./x.js")`.
 CHUNK_IMPORT = re.compile(r'(?:from|import)\s*\(?\s*"\./([\w.-]+\.js)"')
 # Chunks that PyScript imports only in code this page never runs: zip.js (zip-<hash>.js), with
@@ -107,6 +109,17 @@ def sync_folder(sources: dict[str, Path], dest_dir: Path) -> None:
     for path in dest_dir.iterdir():
         if path.is_file() and path.name not in sources and not path.name.startswith("."):
             path.unlink(missing_ok=True)
+
+
+def packageless_lock(lock: Path) -> bytes:
+    """Pyodide's lock file with an empty package index. The site ships none of Pyodide's
+    packages (the game's Python is in app.zip, the standard library in its trimmed zip), and
+    the runtime fetches and parses this file at every start: the index of ~360 packages is
+    ~0.1 MB (25 KB brotli) the first screen would carry for nothing."""
+    data = json.loads(lock.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("packages"), dict):
+        raise BuildError(f"{lock} is not a lock file with a package index")
+    return json.dumps({**data, "packages": {}}, separators=(",", ":")).encode()
 
 
 def npm_files(src_dir: Path, names: tuple[str, ...]) -> dict[str, Path]:
@@ -195,13 +208,16 @@ def build(root: Path) -> None:
     vendor = root / "static" / "vendor"
     pyodide = npm_files(modules / "pyodide", PYODIDE_FILES + (STDLIB,))
     data, kept = trim(pyodide[STDLIB], root / "py")
-    trimmed = vendor / "pyodide" / f".trimmed-{STDLIB}.{os.getpid()}.tmp"
-    trimmed.parent.mkdir(parents=True, exist_ok=True)
-    trimmed.write_bytes(data)
+    made = {STDLIB: data, LOCK: packageless_lock(pyodide[LOCK])}
+    written = {name: vendor / "pyodide" / f".made-{name}.{os.getpid()}.tmp" for name in made}
+    (vendor / "pyodide").mkdir(parents=True, exist_ok=True)
     try:
-        sync_folder({**pyodide, STDLIB: trimmed}, vendor / "pyodide")
+        for name, path in written.items():
+            path.write_bytes(made[name])
+        sync_folder({**pyodide, **written}, vendor / "pyodide")
     finally:
-        trimmed.unlink()
+        for path in written.values():
+            path.unlink(missing_ok=True)
     disabled = disabled_plugins(root)
     pyscript = pyscript_files(modules / "@pyscript" / "core" / "dist", disabled | UNUSED_CHUNKS)
     sync_folder(pyscript, vendor / "pyscript")

@@ -1,4 +1,5 @@
-"""boot/build/trim_stdlib.py (the trimmed stdlib zip) and build.py's PyScript chunk selection."""
+"""boot/build/trim_stdlib.py (the trimmed stdlib zip), build.py's PyScript chunk selection and
+its lock file without packages."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "boot" / "build"))
 
-from build import disabled_plugins, pyscript_files  # noqa: E402
+from build import BuildError, disabled_plugins, packageless_lock, pyscript_files  # noqa: E402
 from trim_stdlib import (  # noqa: E402
     TrimError,
     app_imports,
@@ -154,3 +155,23 @@ def test_pyscript_files_are_what_core_imports_without_disabled_plugins(tmp_path:
     assert everything == set(chunks) - {"storage.js", "core.css"}
     trimmed = set(pyscript_files(tmp_path, {"py-editor", "codemirror"}))
     assert trimmed == {"core.js", "core-AAA.js", "error-CCC.js"}
+
+
+def test_the_shipped_lock_file_keeps_the_runtime_info_and_lists_no_package() -> None:
+    npm_lock = ROOT / "node_modules" / "pyodide" / "pyodide-lock.json"
+    if not npm_lock.is_file():
+        pytest.skip("no node_modules: run `npm ci`")
+    full = json.loads(npm_lock.read_text(encoding="utf-8"))
+    shipped = json.loads(packageless_lock(npm_lock))
+    assert full["packages"] and shipped["packages"] == {}
+    assert shipped["info"] == full["info"]
+    assert len(packageless_lock(npm_lock)) < 1_000
+
+
+@pytest.mark.parametrize("text", ["[]", '{"info": {}}', '{"packages": []}'])
+def test_a_lock_file_without_a_package_index_fails_the_build(tmp_path: Path, text: str) -> None:
+    lock = tmp_path / "pyodide-lock.json"
+    lock.write_text(text)
+    with pytest.raises(BuildError, match="not a lock file"):
+        packageless_lock(lock)
+
