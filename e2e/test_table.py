@@ -586,11 +586,14 @@ def test_a_board_of_twelve_card_expeditions_fits_with_the_hand_in_view(
         assert_accessible(page, f"a long board ({size}, {lang})")
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"long-expeditions-{size}-{lang}.png"))
-        # the lit places' labels are whole, on one line and in view, and the discard pile's
-        # leaves the pile's size readable
+        # the lit places' labels are whole, on one line and in view, the discard pile's
+        # leaves the pile's size readable, and the expedition's leaves its head (colour icon
+        # and score) in view
         assert page.evaluate(LABELS_WHOLE) == [True, True]
         assert not page.evaluate(OVERLAP, ['#screen [data-action="discard-here"] .target-label',
                                            '#screen .tap-target .pile-size'])
+        assert not page.evaluate(OVERLAP, ['#screen [data-action="play-here"] .target-label',
+                                           '#screen .tap-target .exp-head'])
         if lang == "en":
             page.click('#screen [data-action="lang"]')
             page.wait_for_function("() => document.documentElement.lang === 'es'")
