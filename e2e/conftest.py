@@ -369,9 +369,7 @@ def open_app(browser: Browser, lc_server: Server,
         def new_context_in_slot() -> Page:  # a crash's retry: in case it left the context bad
             nonlocal own_context
             own_context = True
-            page = new_page(slot, True, warm)
-            pages[slot:slot + 1] = [page]
-            return page
+            return page_in_slot()
 
         return again_on_crash(
             page_in_slot, lambda page: load(page, own_context, query, ready, setup), query or "/",

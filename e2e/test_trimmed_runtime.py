@@ -130,6 +130,15 @@ def test_the_built_stdlib_is_trimmed(lc_server: Server) -> None:
     assert SHIPPED.stat().st_size < FULL.stat().st_size / 3
 
 
+def test_the_built_lock_file_lists_no_package(lc_server: Server) -> None:
+    """lc_server has run the build: the runtime's lock file ships without its package index
+    (scripts/build.py `packageless_lock`), and the whole suite boots with it."""
+    shipped = json.loads((SHIPPED.parent / "pyodide-lock.json").read_text(encoding="utf-8"))
+    full = json.loads((FULL.parent / "pyodide-lock.json").read_text(encoding="utf-8"))
+    assert shipped["packages"] == {} and full["packages"]
+    assert shipped["info"] == full["info"]
+
+
 def test_stripped_sources_compile_to_the_same_code_in_pyodide(tmp_path: Path) -> None:
     """Comments and docstrings only: every shipped module, compiled by Pyodide's own Python
     with -OO, gives the same bytecode and constants as Pyodide's original source."""
