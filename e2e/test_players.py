@@ -109,6 +109,22 @@ def seed_script(text: str) -> str:
             f"localStorage.setItem({json.dumps(HISTORY_KEY)}, {json.dumps(text)});")
 
 
+RESULTS_WIDTH = """() => {
+  const table = document.querySelector(".stats-table");
+  return [table.scrollWidth, table.clientWidth, document.documentElement.scrollWidth,
+          document.documentElement.clientWidth];
+}"""
+
+
+def assert_results_fit(page: Page, header: str, key: str) -> None:
+    """On a phone, Stats' results table fits its width (no sideways scroll): the columns are
+    headed by short forms, spelled out in the key under it, and still named by their words."""
+    table, width, document, screen = page.evaluate(RESULTS_WIDTH)
+    assert table <= width and document <= screen, (table, width, document, screen)
+    assert page.get_by_role("columnheader", name=header, exact=True).is_visible()
+    assert key in page.locator(".stats-key").inner_text()
+
+
 def figures(records: list[MatchRecord]) -> dict[str, Any]:
     """What the Stats screen shows of `records` (`stats_shown`), worked out natively."""
     stats = compute_stats(records)
@@ -134,6 +150,7 @@ def test_stats_survive_a_reload_an_offline_boot_and_a_move_by_file(
         assert page.locator(".first-game").is_hidden()
         assert page.locator('.setup-links [data-action="guide"]').is_visible()
         assert stats_shown(page) == want
+        assert_results_fit(page, "Abandoned by them", "A: abandoned by them")
         with page.expect_download() as download:
             page.click('[data-action="export-stats"]')
         exported = Path(download.value.path()).read_text(encoding="utf-8")
@@ -153,6 +170,9 @@ def test_stats_survive_a_reload_an_offline_boot_and_a_move_by_file(
     assert stats_shown(page) == want
     page.click('[data-action="stats-close"]')
     wait_screen(page, "setup")
+    page.click('#setup [data-action="lang"]')  # the widest words
+    assert stats_shown(page)["cells"] == want["cells"]
+    assert_results_fit(page, "Abandonadas por el rival", "A: abandonadas por el rival")
     assert errors == []
     # another profile imports the file: the same figures
     other = open_app()

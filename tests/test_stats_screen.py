@@ -12,7 +12,8 @@ from lostcities import Options
 from test_history import ALL_ON, play_match, record_of
 from webui.features.history import MatchRecord, Notice
 from webui.features.stats import OPPONENTS, RESULTS, Margin, Stats, compute_stats
-from webui.features.stats_screen import CHART_HEIGHT, margins_chart, notice_text, render_stats
+from webui.features.stats_screen import (CHART_HEIGHT, COLUMNS, margins_chart, notice_text,
+                                         render_stats)
 from webui.text import i18n
 from webui.text.player_text import MESSAGES, t
 
@@ -82,6 +83,20 @@ def test_the_hooks_hold_the_statistics(lang: str) -> None:
     (picker,) = page.find("input", data_field="import-stats")
     assert picker[1]["type"] == "file"
     assert page.find("button", data_action="stats-close")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_each_result_column_has_a_short_head_that_the_key_spells_out(lang: str) -> None:
+    page = Page(render_stats(compute_stats(records()), lang))
+    heads = [attrs for tag, attrs, _ in page.find("th", scope="col")][1:]  # after Opponent
+    words = [t(lang, f"stats.{column}") for column in COLUMNS]
+    assert [attrs["aria-label"] for attrs in heads] == words  # named by the word either way
+    assert [text for _, _, text in page.find("span", class_="col-word")] == words
+    shorts = [text for _, _, text in page.find("span", class_="col-short")]
+    assert len(set(shorts)) == len(COLUMNS) and all(len(short) <= 2 for short in shorts)
+    ((_, key_attrs, key),) = page.find("p", class_="stats-key")
+    assert key_attrs["aria-hidden"] == "true"
+    assert key.split(" · ") == [f"{short}: {word.lower()}" for short, word in zip(shorts, words)]
 
 
 def test_the_chart_draws_each_margin_up_or_down() -> None:

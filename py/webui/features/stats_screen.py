@@ -40,10 +40,29 @@ def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value).replace("-", "−")
 
 
+COLUMNS = (*RESULTS, "winrate")
+"""The table's columns after the opponent's: each has its word and, for narrow screens, its
+short form (``stats.short.<column>``), which the key under the table spells out."""
+
+
+def _column_head(column: str, lang: str) -> Markup:
+    """A column's header: its word, or on a narrow screen its short form (app.css); named by
+    the word either way."""
+    word = t(lang, f"stats.{column}")
+    return el("th", el("span", word, class_="col-word"),
+              el("span", t(lang, f"stats.short.{column}"), class_="col-short"),
+              scope="col", aria_label=word)
+
+
+def _short_key(lang: str) -> Markup:
+    """What the short column heads stand for, shown only with them (app.css)."""
+    return el("p", join((f"{t(lang, f'stats.short.{c}')}: {t(lang, f'stats.{c}').lower()}"
+                         for c in COLUMNS), " · "), class_="stats-key", aria_hidden="true")
+
+
 def _results_table(stats: Stats, lang: str) -> Markup:
     head = el("tr", el("th", t(lang, "stats.opponent"), scope="col"),
-              *(el("th", t(lang, f"stats.{r}"), scope="col") for r in RESULTS),
-              el("th", t(lang, "stats.winrate"), scope="col"))
+              *(_column_head(column, lang) for column in COLUMNS))
     rows = []
     for opponent in OPPONENTS:
         tally = stats.tally(opponent)
@@ -58,8 +77,9 @@ def _results_table(stats: Stats, lang: str) -> Markup:
     foot = el("tr", el("th", t(lang, "stats.all"), scope="row"),
               *(el("td", total.count(r), data_total_stat=r) for r in RESULTS),
               el("td", "—" if total.win_rate is None else f"{round(total.win_rate * 100)}%"))
-    return el("table", el("caption", t(lang, "stats.results")), el("thead", head),
-              el("tbody", *rows), el("tfoot", foot), class_="stats-table")
+    return join((el("table", el("caption", t(lang, "stats.results")), el("thead", head),
+                     el("tbody", *rows), el("tfoot", foot), class_="stats-table"),
+                  _short_key(lang)))
 
 
 def _expedition(fact: ExpeditionFact | None, key: str, lang: str) -> Markup:
