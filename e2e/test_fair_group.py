@@ -11,12 +11,13 @@ against a native seat, sending byte for byte what a native seat sends.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 import rbcl
-from conftest import STATE_TIMEOUT_MS, AppPage, Server, wait_ready
+from conftest import ROOT, STATE_TIMEOUT_MS, AppPage, Server, wait_ready
 from playwright.sync_api import Browser, Page, Route
 
 from lostcities import Draw, Move, Options, Undo, move_from_json, move_to_json
@@ -25,40 +26,12 @@ from lostcities.fair.group import IDENTITY
 from lostcities.fair.sodium import SodiumGroup
 from lostcities.fair.vectors import vectors
 
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from page_python import install, run  # noqa: E402  (scripts/ is not a package)
+
 SODIUM_FILES = ("static/vendor/sodium/libsodium-wrappers.js",
                 "static/vendor/sodium/libsodium-sumo.js")
-
-# Runs in the page's interpreter (an added <script type="py"> runs in the app's): exposes
-# window.lcTestPython(code), which runs `code` in one namespace kept between calls and answers
-# JSON {"ok": <the namespace's `result`>} or {"error": <traceback>}.
-RUNNER = '''
-import json, traceback
-import js
-from pyodide.ffi import create_proxy
-
-_NS = {}
-
-def _run(code):
-    _NS.pop("result", None)
-    try:
-        exec(code, _NS)
-        return json.dumps({"ok": _NS.get("result")})
-    except Exception:
-        return json.dumps({"error": traceback.format_exc()})
-
-js.window.lcTestPython = create_proxy(_run)
-js.document.documentElement.dataset.lcTestPython = "ready"
-'''
-
-INSTALL = '''(code) => new Promise((resolve) => {
-  new MutationObserver((records, observer) => { observer.disconnect(); resolve(); })
-    .observe(document.documentElement,
-             {attributes: true, attributeFilter: ["data-lc-test-python"]});
-  const script = document.createElement("script");
-  script.type = "py";
-  script.textContent = code;
-  document.body.append(script);
-})'''
 
 # The same probe runs natively and in the page: every call on bad input, and a multiplication,
 # a point check, sums and combinations with each candidate point; outcomes as hex, a bool or
@@ -125,18 +98,11 @@ def candidate_points() -> list[bytes]:
             IDENTITY, odd, not_on_curve, p_plus_2, high_bit, b"\xff" * 32]
 
 
-def run(page: Page, code: str) -> Any:
-    """Run `code` in the page's interpreter; its `result`, or fail with its traceback."""
-    answer = json.loads(page.evaluate("(code) => window.lcTestPython(code)", code))
-    assert "error" not in answer, answer["error"]
-    return answer["ok"]
-
-
 def online_page(open_app: Callable[..., AppPage], fetched: list[str]) -> AppPage:
     """A booted page with the test runner and the online libraries loaded (libsodium only
     then: `fetched` shows none of its files before)."""
     app = open_app(setup=lambda page: page.on("request", lambda r: fetched.append(r.url)))
-    app.page.evaluate(INSTALL, RUNNER)
+    install(app.page)
     assert [u for u in fetched if u.endswith(SODIUM_FILES)] == []
     assert app.page.evaluate("() => typeof window.sodium") == "undefined"
     refused = run(app.page, "from webui.browser.online.sodium_group import JsSodiumGroup\n"

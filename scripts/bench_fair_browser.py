@@ -47,41 +47,10 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
 import bench_fair  # noqa: E402  (scripts/bench_fair.py)
+from page_python import install, run  # noqa: E402
 from site_browser import LONG_TASKS, ROOT, blocking, chromium_options, served_site  # noqa: E402
 
 from lostcities import Options  # noqa: E402
-
-# Runs in the page's interpreter (an added <script type="py"> runs in the app's):
-# window.lcBenchPython(code) runs `code` in one namespace kept between calls and answers JSON
-# {"ok": <the namespace's `result`>} or {"error": <traceback>}.
-RUNNER = '''
-import json, traceback
-import js
-from pyodide.ffi import create_proxy
-
-_NS = {}
-
-def _run(code):
-    _NS.pop("result", None)
-    try:
-        exec(code, _NS)
-        return json.dumps({"ok": _NS.get("result")})
-    except Exception:
-        return json.dumps({"error": traceback.format_exc()})
-
-js.window.lcBenchPython = create_proxy(_run)
-js.document.documentElement.dataset.lcBenchPython = "ready"
-'''
-
-INSTALL = '''(code) => new Promise((resolve) => {
-  new MutationObserver((records, observer) => { observer.disconnect(); resolve(); })
-    .observe(document.documentElement,
-             {attributes: true, attributeFilter: ["data-lc-bench-python"]});
-  const script = document.createElement("script");
-  script.type = "py";
-  script.textContent = code;
-  document.body.append(script);
-})'''
 
 # One multiplication, raw in JavaScript, per library (window[name] for each name), in
 # microseconds: 15 batches of each, the libraries taking turns so that both see the same load;
@@ -193,14 +162,6 @@ def renderer_cpu() -> dict[int, float]:
         except (OSError, ValueError, IndexError):
             continue
     return found
-
-
-def run(page: Page, code: str) -> Any:
-    """Run `code` in the page's interpreter; its `result`, or exit with its traceback."""
-    answer = json.loads(page.evaluate("(code) => window.lcBenchPython(code)", code))
-    if "error" in answer:
-        raise SystemExit(f"the page's Python failed:\n{answer['error']}")
-    return answer["ok"]
 
 
 def measure(page: Page, group: str, options: Options, matches: int) -> dict[str, Any]:
@@ -318,7 +279,7 @@ def play_online(browser: Any, url: str, options: Options) -> dict[str, Any]:
         page.add_init_script(LONG_TASKS)
         page.goto(url)
         page.wait_for_selector("html[data-ready=true]", state="attached")
-        page.evaluate(INSTALL, RUNNER)
+        install(page)
         run(page, PAGE_TIMERS)
         pages.append(page)
     host, guest = pages
@@ -447,7 +408,7 @@ def main() -> None:
         page.set_default_timeout(600_000)  # a hang guard
         page.goto(site.url)
         page.wait_for_selector("html[data-ready=true]", state="attached")
-        page.evaluate(INSTALL, RUNNER)
+        install(page)
         page.evaluate("() => window.lcOnlineLibraries()")
         run(page, "from webui.browser.online.sodium_group import JsSodiumGroup")
         groups = [("libsodium (libsodium-wrappers-sumo 0.8.4, wasm)", "JsSodiumGroup",
