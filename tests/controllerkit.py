@@ -22,12 +22,18 @@ FORM = {"name1": "Ana", "name2": "Ben", "rounds": "1", "starts": "0", "mode": "l
 """The setup form's values of a pass-and-play match of one round."""
 
 
-class MemoryStorage:
-    """localStorage in memory; with `room`, a write that would hold more characters fails."""
+Events = list[tuple[str, str]]
+"""What a page received and stored, in order: ``("rx", text)``, ``("store", "key\ntext")``."""
 
-    def __init__(self, room: int | None = None) -> None:
+
+class MemoryStorage:
+    """localStorage in memory; with `room`, a write that would hold more characters fails; each
+    write is recorded in `events`, if given."""
+
+    def __init__(self, room: int | None = None, events: Events | None = None) -> None:
         self.items: dict[str, str] = {}
         self.room = room
+        self.events = events
 
     @property
     def length(self) -> int:
@@ -43,6 +49,8 @@ class MemoryStorage:
         rest = sum(len(v) for k, v in self.items.items() if k != key)
         if self.room is not None and rest + len(value) > self.room:
             raise RuntimeError("QuotaExceededError")
+        if self.events is not None:
+            self.events.append(("store", f"{key}\n{value}"))
         self.items[key] = value
 
     def removeItem(self, key: str) -> None:  # noqa: N802

@@ -18,35 +18,7 @@ from webui.online.host import FairHost
 from webui.online.seat import FairSeat
 from webui.screens.online import sync_mark
 
-
-Events = list[tuple[str, str]]
-"""What a page received and stored, in order: ``("rx", text)``, ``("store", "key\ntext")``."""
-
-
-class Store:
-    """localStorage in memory; each write is recorded in `events`, if given."""
-
-    def __init__(self, events: Events | None = None) -> None:
-        self.items: dict[str, str] = {}
-        self.events = events
-
-    @property
-    def length(self) -> int:
-        return len(self.items)
-
-    def key(self, index: int) -> str | None:
-        return list(self.items)[index] if index < len(self.items) else None
-
-    def getItem(self, key: str) -> str | None:  # noqa: N802 - the Web Storage API's name
-        return self.items.get(key)
-
-    def setItem(self, key: str, value: str) -> None:  # noqa: N802
-        if self.events is not None:
-            self.events.append(("store", f"{key}\n{value}"))
-        self.items[key] = value
-
-    def removeItem(self, key: str) -> None:  # noqa: N802
-        self.items.pop(key, None)
+from controllerkit import Events, MemoryStorage
 
 
 GROUP = SodiumGroup()
@@ -169,7 +141,8 @@ class Pair:
     def __init__(self, options: Options = ALL, first: int | None = None, seed: int = 1) -> None:
         self.events: dict[str, Events] = {"host": [], "guest": []}
         """What each page received and stored, in order."""
-        self.storage = {"host": Store(self.events["host"]), "guest": Store(self.events["guest"])}
+        self.storage = {"host": MemoryStorage(events=self.events["host"]),
+                        "guest": MemoryStorage(events=self.events["guest"])}
         self.host = FairHost.create("ABCDEF", options, first, "Ana", 0.0)
         self.guest = FairGuest("abc-def", TOKEN, "Ben", 0.0)
         for seat, store in ((self.host, self.storage["host"]), (self.guest,

@@ -12,8 +12,8 @@ import re
 from typing import Any
 
 import pytest
-from controllerkit import MemoryPage, click_move, page_of
-from fairseats import GROUP, MARKUP, KeptLink, Pair, Store, finished
+from controllerkit import MemoryPage, MemoryStorage, click_move, page_of
+from fairseats import GROUP, MARKUP, KeptLink, Pair, finished
 
 from lostcities import Options
 from lostcities.errors import CorruptSave
@@ -386,7 +386,7 @@ def test_control_rematch_messages_are_bounded() -> None:
 # ---- through the controllers: both screens ----------------------------------------------------
 
 
-def booted_with_players(store: Store) -> MatchController:
+def booted_with_players(store: MemoryStorage) -> MatchController:
     controller = MatchController(MemoryPage(), store, "en")
     controller.pace = 0.0
     Players(controller, Downloads()).plug()

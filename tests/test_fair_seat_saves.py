@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 from controllerkit import MemoryPage, MemoryStorage, page_of
-from fairseats import ALL, Pair, Store, finished
+from fairseats import ALL, Pair, finished
 
 from lostcities import Options
 from webui.match.controller import MatchController
@@ -32,12 +32,12 @@ def outs(text: str | None) -> int:
     return 0 if peer is None else sum(e["dir"] == "out" for e in peer["transcript"])
 
 
-class Failing(Store):
+class Failing(MemoryStorage):
     """A page's storage that refuses, when armed, the next write that adds a message this page
     made (a save before send): with `QuotaExceededError`, or `Died` (the page is gone)."""
 
     def __init__(self, events: list[tuple[str, str]] | None = None) -> None:
-        super().__init__(events)
+        super().__init__(events=events)
         self.armed: BaseException | None = None
         self.refused = 0
 

@@ -9,8 +9,8 @@ import json
 from typing import Any
 
 import pytest
-from fairseats import (ALL, GROUP, MARKUP, TOKEN, Connection, HostEnd, KeptLink, Pair, Store,
-                       finished)
+from controllerkit import MemoryStorage
+from fairseats import ALL, GROUP, MARKUP, TOKEN, Connection, HostEnd, KeptLink, Pair, finished
 
 from lostcities import Options
 from lostcities.errors import CorruptSave
@@ -72,7 +72,7 @@ def test_a_reload_from_the_last_write_or_a_dropped_connection_resumes_exactly(
 
 def test_a_new_room_saves_its_setup_and_a_guest_its_token() -> None:
     host = FairHost.create("ABCDEF", ALL, 1, "Ana", 0.0)
-    store = Store()
+    store = MemoryStorage()
     host.load(GROUP)
     host.set_store(store)
     doc = host.saved()

@@ -16,7 +16,7 @@ import lostcities
 from controllerkit import (
     FORM, MemoryPage, MemoryStorage, booted, click_move, first_legal, page_of, run, saved, until,
 )
-from fairseats import GROUP, TOKEN, Connection, Store
+from fairseats import GROUP, TOKEN, Connection
 from webui.match.controller import MatchController
 from webui.match.seats import MATCH_KEY, Seat, problem
 from webui.match.seats.computer import BotMatch
@@ -201,7 +201,7 @@ def test_a_hint_online_is_each_players_own_and_sends_nothing() -> None:
     pages = {}
     for name, seat in (("host", host), ("guest", guest)):
         seat.load(GROUP)
-        seat.set_store(Store())
+        seat.set_store(MemoryStorage())
         pages[name] = booted(MemoryStorage())
         pages[name].play(seat)
     conn = Connection(host, guest)
@@ -385,7 +385,7 @@ def test_an_online_match_goes_through_the_same_paths() -> None:
     assert json.loads(storage.items[HOST_KEY])["code"] == "ABCDEF"
     guest = FairGuest("ABCDEF", TOKEN, "Ben", 0.0)
     guest.load(GROUP)
-    guest.set_store(Store())
+    guest.set_store(MemoryStorage())
     conn = Connection(host, guest)
     conn.deliver()
     assert page.shown.screen == "turn" and 'data-connection="connected"' in page.shown.doc
@@ -432,7 +432,7 @@ def test_an_online_table_has_one_way_out_playing_and_once_stopped() -> None:
     controller.play(host)
     guest = FairGuest("ABCDEF", TOKEN, "Ben", 0.0)
     guest.load(GROUP)
-    guest.set_store(Store())
+    guest.set_store(MemoryStorage())
     Connection(host, guest).deliver()
     assert page.shown.screen == "turn"
     assert 'data-action="abandon"' in page.shown.doc
