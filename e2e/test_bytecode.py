@@ -104,6 +104,18 @@ json.dumps({m: sys.modules[m].__file__.split(".zip/")[1]
 """
 
 
+# The positions (line, end line, column, end column) of each instruction of the first function
+# of an app module and of a module of PyScript's package, as the page imported them.
+POSITIONS = """
+import inspect, json, sys, pyscript.display, webui.screens.table
+def positions(name):
+    code = next(value.__code__ for value in vars(sys.modules[name]).values()
+                if inspect.isfunction(value) and value.__module__ == name)
+    return list(code.co_positions())
+json.dumps([positions("pyscript.display"), positions("webui.screens.table")])
+"""
+
+
 def test_the_page_runs_the_app_compiled_and_pycs_that_match_pyscripts_package(
     app: AppPage,
 ) -> None:
@@ -122,3 +134,7 @@ def test_the_page_runs_the_app_compiled_and_pycs_that_match_pyscripts_package(
                        "json": "json/__init__.py"}
     table_file = "import webui.screens.table; webui.screens.table.__file__"
     assert app.page.evaluate(RUN, table_file).endswith(".pyc")
+    # Compiled without column positions (smaller), with line numbers (for tracebacks).
+    for positions in json.loads(app.page.evaluate(RUN, POSITIONS)):
+        assert positions and all(column is None and end is None for _, _, column, end in positions)
+        assert any(isinstance(line, int) for line, _, _, _ in positions)

@@ -5,9 +5,10 @@
 //
 // - Every `name.py` of sources.zip becomes `name.pyc` in bytecode.zip: a pyc the import system
 //   loads without a source next to it (sourceless), compiled as the file `name.py` (what
-//   tracebacks show), without the docstrings of modules and functions. Classes keep theirs: a
-//   dataclass without one gets its signature as docstring, made by `inspect` at every import
-//   (a third of the app's import time in Pyodide). Any other entry is copied.
+//   tracebacks show), without column positions (line numbers kept) and without the
+//   docstrings of modules and functions. Classes keep theirs: a dataclass without one gets
+//   its signature as docstring, made by `inspect` at every import (a third of the app's
+//   import time in Pyodide). Any other entry is copied.
 // - PyScript's own Python package, which PyScript writes into the working directory at every
 //   boot from a string in one of its chunks, becomes `pyscript/<module>.pyc`, and the standard
 //   modules of SHADOWED_STDLIB (which that package imports: `html` and its entity table, 74 ms
@@ -51,7 +52,11 @@ function pyscriptPackage(dir) {
 }
 
 const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL: path.resolve(pyodideDir) + "/" });
+// Compiled without column positions (CPython's PYTHONNODEBUGRANGES, as `-X no_debug_ranges`):
+// tracebacks keep their line numbers but lose the ^^^ under the failing expression, and the
+// bytecode is a fifth smaller (docs/performance.md).
+const pyodide = await loadPyodide({ indexURL: path.resolve(pyodideDir) + "/",
+                                    env: { PYTHONNODEBUGRANGES: "1" } });
 pyodide.FS.writeFile("/tmp/sources.zip", fs.readFileSync(sourcesZip));
 pyodide.globals.set("PYSCRIPT", JSON.stringify(pyscriptPackage(pyscriptDir)));
 pyodide.runPython(`
