@@ -17,6 +17,7 @@
  * normal way and has the worker drop it. <html data-boot> says which: "snapshot" or "normal".
  * window.lcBoot.makeSnapshot(modulesJson) makes one (py/webui/browser/boot/warm.py, when idle).
  */
+import "./no-stack-switching.mjs";  // first: before the runtime is evaluated
 import { loadPyodide as loadRuntime, version } from "../static/vendor/pyodide/pyodide.mjs";
 import * as snapshots from "./snapshot.mjs";
 import * as wasmCache from "./wasm-cache.mjs";

@@ -17,6 +17,7 @@
  * WebAssembly.Module, whose code the page's runtime then shares (wasm-cache.mjs `withModule`). `wasm` is the validators of the wasm that
  * the page would take from the HTTP cache ("": none).
  */
+import "./no-stack-switching.mjs";  // first: before the runtime is evaluated
 import { loadPyodide, version } from "../static/vendor/pyodide/pyodide.mjs";
 import { APP_PATH, APP_URL, MORE_PATH, MORE_URL, encode, sha256 } from "./snapshot.mjs";
 import { fromHttpCache, keptValidators, nextModule } from "./wasm-cache.mjs";

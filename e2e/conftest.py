@@ -216,7 +216,8 @@ def again_on_crash(open_page: Callable[[], Page], boot: Callable[[Page], Booted]
                    open_again: Callable[[], Page] | None = None) -> Booted:
     """boot(open_page()): a page opened and the app booted in it. If Chromium's renderer
     crashed meanwhile (a browser fault, not the app's: seen about once in a thousand boots,
-    in different tests, never reproduced, twice in a row once), that page is dead to
+    twice in a row once, before the runtime ran without stack switching, docs/boot.md; kept
+    against any other), that page is dead to
     Playwright: it is closed and the boot is done again on a new page from open_again()
     (default open_page()), with a warning, up to CRASH_RETRIES times. Any other failure is
     the test's."""

@@ -106,6 +106,12 @@ ASKED = """() => {
 }"""
 
 
+# Whether the page's runtime runs Python on stacks of its own (boot/no-stack-switching.mjs).
+STACK_SWITCHING = """async () => {
+    const early = await import('./boot/pyodide-early.mjs');
+    return (await early.loadPyodide())._module.jspiSupported;
+}"""
+
 # The modules the worker that made the snapshot could not import (boot/snapshot-worker.mjs).
 FAILED_IN_WORKER = ("() => performance.getEntriesByName('lc:snapshot-done')[0]"
                     ".detail.timings.failed")
@@ -151,6 +157,8 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
         url = serve(stack, site)
         first_visit(player, url)
         assert page.evaluate(BOOT) == "normal"
+        assert page.evaluate("() => 'Suspending' in WebAssembly") is False
+        assert page.evaluate(STACK_SWITCHING) is False  # booted from the worker's image
         snapshot_kept(page)
         # The worker imported every module of the game the page had, app-more.zip's too (only
         # PyScript's, which need its JavaScript, are left to the page).
@@ -160,6 +168,7 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
         page.add_init_script(SHELL_MARKED)
         page.add_init_script(TASKS_BETWEEN)
         reboot(player, "snapshot")
+        assert page.evaluate(STACK_SWITCHING) is False  # booted from the kept snapshot
         # The wasm is instantiated, linked and the image restored, each in a task of its own.
         assert page.evaluate(TASK_AFTER) == BOTH_STEPS
         # The wasm came from the HTTP cache, with the code V8 compiled for it (boot/wasm-cache.mjs).
