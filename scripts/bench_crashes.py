@@ -29,8 +29,8 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_load import READY, TIMING, idle_work  # noqa: E402  (scripts/bench_load.py)
-from site_browser import build_revision, chromium_options, served_site  # noqa: E402
+from bench_load import READY, idle_work, launch  # noqa: E402  (scripts/bench_load.py)
+from site_browser import build_revision, served_site  # noqa: E402
 
 
 def main() -> int:
@@ -45,9 +45,7 @@ def main() -> int:
     with served_site(prepare) as site, sync_playwright() as pw, \
             tempfile.TemporaryDirectory() as tmp:
         for visit in range(args.visits):
-            context = pw.chromium.launch_persistent_context(str(Path(tmp) / f"profile-{visit}"),
-                                                            **chromium_options(pw))
-            context.add_init_script(TIMING)
+            context = launch(pw, Path(tmp) / f"profile-{visit}")
             page = context.new_page()
             crashed: list[float] = []
             page.on("crash", lambda _: crashed.append(time.monotonic()))
