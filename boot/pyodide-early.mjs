@@ -23,7 +23,7 @@ import * as snapshots from "./snapshot.mjs";
 import * as wasmCache from "./wasm-cache.mjs";
 
 const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
-const { APP_URL, APP_PATH } = snapshots;  // app.zip: first on sys.path, never unpacked
+const { APP_URL, APP_PATH } = snapshots;  // app.zip: first on sys.path, never extracted
 const RETRIED = "lostcities.bytecode-retried";  // sessionStorage: retried once from the sources
 /* app.zip first on sys.path (once, even if a snapshot has it already: PyScript's own files,
  * written in the working directory, must not come before its compiled copy in app.zip). */
@@ -103,10 +103,8 @@ function keptWasm() {
 
 /* The app's packages (boot/build/compile_app.mjs): every module compiled, PyScript's package and
  * the standard modules its prelude would compile from source (html) included. */
-async function appZip() {
-  const response = await fetch(APP_URL);
-  if (!response.ok) throw new Error(`${APP_URL}: HTTP ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
+function appZip() {
+  return snapshots.zipBytes(APP_URL);
 }
 
 /* The runtime restored from the kept snapshot, or null (none, or it failed: then the service

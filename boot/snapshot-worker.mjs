@@ -19,7 +19,7 @@
  */
 import "./no-stack-switching.mjs";  // first: before the runtime is evaluated
 import { loadPyodide, version } from "../static/vendor/pyodide/pyodide.mjs";
-import { APP_PATH, APP_URL, MORE_PATH, MORE_URL, encode, sha256 } from "./snapshot.mjs";
+import { APP_PATH, APP_URL, MORE_PATH, MORE_URL, encode, sha256, zipBytes } from "./snapshot.mjs";
 import { fromHttpCache, keptValidators, nextModule } from "./wasm-cache.mjs";
 
 const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
@@ -43,12 +43,6 @@ for name in json.loads(NAMES):
 json.dumps([failed, json.__loader__.archive])
 `;
 
-async function bytes(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.arrayBuffer();
-}
-
 async function snapshot(modules, raw, wasm) {
   const timings = {};
   let time = performance.now();
@@ -62,16 +56,16 @@ async function snapshot(modules, raw, wasm) {
   if (expected) fromHttpCache(new URL("pyodide.asm.wasm", indexURL).href, expected);
   const compiled = raw ? nextModule() : null;
   // a later visit's snapshot holds app-more.zip's modules too (the page writes the zip again)
-  const more = raw ? Promise.resolve(null) : bytes(MORE_URL).catch(() => null);
+  const more = raw ? Promise.resolve(null) : zipBytes(MORE_URL).catch(() => null);
   const [runtime, app] = await Promise.all([
     loadPyodide({ indexURL, _makeSnapshot: true }),
-    bytes(APP_URL),
+    zipBytes(APP_URL),
   ]);
   lap("boot");
   const memory = runtime._module.HEAP8.length;
-  runtime.FS.writeFile(APP_PATH, new Uint8Array(app));
+  runtime.FS.writeFile(APP_PATH, app);
   const moreBytes = await more;
-  if (moreBytes) runtime.FS.writeFile(MORE_PATH, new Uint8Array(moreBytes));
+  if (moreBytes) runtime.FS.writeFile(MORE_PATH, moreBytes);
   const names = modules.filter((name) => MODULE_NAME.test(name));
   const scope = runtime.toPy({ APP: APP_PATH, MORE: moreBytes ? MORE_PATH : "",
                                NAMES: JSON.stringify(names) });

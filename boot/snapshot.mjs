@@ -24,11 +24,11 @@ const SNAPSHOT_URL = new URL("../__boot-snapshot__", import.meta.url).href;
 const SNAPSHOT_KEY = new URL("../__boot-snapshot__.bin", import.meta.url).href;
 /* Where the app's zip lives in the runtime's file system (boot/pyodide-early.mjs). */
 export const APP_PATH = "/lib/lostcities-app.zip";
-export const APP_URL = new URL("../static/vendor/app.zip", import.meta.url).href;
+export const APP_URL = new URL("../static/vendor/app.zip.gz", import.meta.url).href;
 /* app-more.zip, where the page fetches and writes it (MORE_URL, MORE_PATH of
  * py/webui/browser/boot/more.py): a snapshot holds its modules, mounted. */
 export const MORE_PATH = "/lib/lostcities-app-more.zip";
-export const MORE_URL = new URL("../static/vendor/app-more.zip", import.meta.url).href;
+export const MORE_URL = new URL("../static/vendor/app-more.zip.gz", import.meta.url).href;
 const MAGIC = 0x3253434c;  // "LCS2"; boot/sw-kept.js checks the layout too
 const PAGE = 65536;
 const HEADER = 24;
@@ -123,6 +123,18 @@ export function decode(buffer, into = undefined) {
 
 function fail(why) {
   throw new Error(`boot snapshot: ${why}`);
+}
+
+/* The zip at `url` (APP_URL, MORE_URL: a zip gzipped whole, boot/build/app_zip.py), unpacked by
+ * the browser's own gzip (a Uint8Array). A host that sent it decoded (Content-Encoding) has left
+ * the zip itself, which is taken as it is. */
+export async function zipBytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const unpacked = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(unpacked).arrayBuffer());
 }
 
 export async function sha256(buffer) {

@@ -47,7 +47,7 @@ const SNAPSHOT_MAX_BYTES = 256 * 1024 * 1024;
 const SNAPSHOT_MAGIC = 0x3253434c;  // "LCS2", boot/snapshot.mjs
 const SNAPSHOT_PAGE = 65536;
 const SNAPSHOT_HEADER = 24;
-const APP = "static/vendor/app.zip";
+const APP = "static/vendor/app.zip.gz";
 const RUNTIME_WASM_URL = new URL("./__runtime-wasm__", self.location).href;
 const WASM_URL = new URL("static/vendor/pyodide/pyodide.asm.wasm", self.location).href;
 const HTTP_CACHE_HEADER = "X-LC-Runtime";  // boot/wasm-cache.mjs HEADER
@@ -114,13 +114,19 @@ async function checkKey(cache, key, stdlib) {
   if (typeof stdlib !== "string" || key.stdlib !== stdlib) {
     return "built from another standard library";
   }
-  if (key.app !== hashOf(APP)) return "built by another version of the app";
+  if (key.app !== unpackedHashOf(APP)) return "built by another version of the app";
   return "";
 }
 
 /* The precache hash of a file of this version. */
 function hashOf(url) {
   return PRECACHE.files.find((file) => file.url === url)?.hash;
+}
+
+/* The precache hash of what a gzipped file of this version unpacks to (app.zip.gz: the zip the
+ * page imports from, which the key's `app` names). */
+function unpackedHashOf(url) {
+  return PRECACHE.files.find((file) => file.url === url)?.unpacked;
 }
 
 /* The hash of the standard library zip that this version serves now: the bytecode zip if one

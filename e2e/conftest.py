@@ -9,6 +9,8 @@ and `browser` fixtures work as usual, with `base_url` set to the dev server.
 from __future__ import annotations
 
 import fcntl
+import gzip
+import io
 import json
 import os
 import re
@@ -20,6 +22,7 @@ import sys
 import time
 import urllib.request
 import warnings
+import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -104,6 +107,17 @@ def _stop(proc: subprocess.Popen[str]) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def unpacked_zip(name: str) -> bytes:
+    """The zip that the built static/vendor/<name> (app.zip.gz, app-more.zip.gz: gzipped
+    whole, boot/build/app_zip.py) holds."""
+    return gzip.decompress((ROOT / "static" / "vendor" / name).read_bytes())
+
+
+def shipped_zip(name: str) -> zipfile.ZipFile:
+    """unpacked_zip(name), opened."""
+    return zipfile.ZipFile(io.BytesIO(unpacked_zip(name)))
 
 
 @contextmanager

@@ -1,6 +1,7 @@
 """app-more.zip (py/webui/browser/boot/more.py): the first screen is ready without it, a click
 that comes before it waits for it and is then carried out, and a page that cannot fetch it
-still plays matches on this device, and says what it lacks."""
+still plays matches on this device, and says what it lacks. The app's zips come gzipped whole
+(boot/build/app_zip.py); a host that sends them decoded is served too."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, Route
 
-from conftest import AppPage
+from conftest import AppPage, unpacked_zip
 from webui.text.i18n import t
 
-MORE = "**/static/vendor/app-more.zip"
+MORE = "**/static/vendor/app-more.zip.gz"
+APP = "**/static/vendor/app.zip.gz"
 DATA_MORE = "() => document.documentElement.dataset.more ?? null"
 
 
@@ -55,3 +57,23 @@ def test_a_page_without_app_more_zip_plays_on_this_device_and_says_so(
     page.click('[data-action="start"]')
     page.wait_for_selector('body[data-screen="handoff"]')
     assert app.page_errors == []
+
+
+def test_zips_a_host_sent_decoded_are_taken_as_they_are(
+    open_app: Callable[..., AppPage],
+) -> None:
+    # A host that sends a .gz with Content-Encoding: gzip hands the page the zip itself.
+    def decoded(route: Route) -> None:
+        body = unpacked_zip(route.request.url.rsplit("/", 1)[1])
+        route.fulfill(status=200, body=body, headers={"Content-Type": "application/zip"})
+
+    def setup(page: Page) -> None:
+        page.route(APP, decoded)
+        page.route(MORE, decoded)
+
+    app = open_app(setup=setup)
+    page = app.page
+    page.wait_for_function(f"() => ({DATA_MORE})() === 'loaded'")
+    page.click('[data-action="stats"]')
+    page.wait_for_selector('body[data-screen="stats"]')
+    assert app.page_errors == [] and app.console_errors == []

@@ -9,7 +9,6 @@ included) in a persistent profile, with test_pwa.py's fixtures.
 from __future__ import annotations
 
 import json
-import zipfile
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from conftest import ROOT, AppPage, wait_ready
+from conftest import AppPage, shipped_zip, wait_ready
 from test_pwa import (  # noqa: F401  (fixtures)
     Player,
     first_visit,
@@ -119,7 +118,7 @@ json.dumps([positions("pyscript.display"), positions("webui.screens.table")])
 def test_the_page_runs_the_app_compiled_and_pycs_that_match_pyscripts_package(
     app: AppPage,
 ) -> None:
-    with zipfile.ZipFile(ROOT / "static" / "vendor" / "app.zip") as shipped:
+    with shipped_zip("app.zip.gz") as shipped:
         names = shipped.namelist()
         # PyScript's package: pycs made from the very sources PyScript wrote in this page (the
         # hash in their header), imported from the zip instead of those sources.

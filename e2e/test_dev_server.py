@@ -11,15 +11,14 @@ import time
 import sys
 import urllib.error
 import urllib.request
-import zipfile
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, free_port, dev_server
+from conftest import ROOT, dev_server, free_port, shipped_zip
 
 sys.path.insert(0, str(ROOT / "boot" / "build"))
-from app_zip import MANIFEST, MORE, NATIVE_ONLY  # noqa: E402  (boot/build/app_zip.py)
+from app_zip import APP, MANIFEST, MORE, NATIVE_ONLY  # noqa: E402  (boot/build/app_zip.py)
 
 
 def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
@@ -148,9 +147,9 @@ def test_the_server_stops_when_the_process_that_started_it_ends(site: Path) -> N
 
 def test_app_zip_and_app_more_zip_hold_the_python_packages_compiled() -> None:
     subprocess.run([sys.executable, str(ROOT / "scripts" / "build.py")], check=True)
-    with zipfile.ZipFile(ROOT / "static" / "vendor" / "app.zip") as zf:
+    with shipped_zip(APP) as zf:
         first = set(zf.namelist())
-    with zipfile.ZipFile(ROOT / "static" / "vendor" / MORE) as zf:
+    with shipped_zip(MORE) as zf:
         more = set(zf.namelist()) - {MANIFEST}
     sources = {
         path.relative_to(ROOT / "py").as_posix()

@@ -28,7 +28,7 @@ def test_python_runs_and_every_request_stays_on_the_host(
     assert app.page.title() == "Lost Cities"
     fetched = [url for url in app.requests if not url.startswith(("data:", "blob:"))]
     assert any(url.endswith("/pyodide.asm.wasm") for url in fetched), fetched
-    assert any(url.endswith("/app.zip") for url in fetched), fetched
+    assert any(url.endswith("/app.zip.gz") for url in fetched), fetched
     outside = [url for url in fetched if not url.startswith(lc_server.origin + "/")]
     assert outside == []
     assert app.page_errors == []

@@ -209,7 +209,7 @@ def test_after_one_visit_the_game_boots_with_no_network_and_no_server(
         assert f"{url}static/vendor/pyodide/pyodide.asm.wasm" in bodies
         assert sorted({u for u in bodies if bodies.count(u) > 1}) == []
         assert f"{url}static/vendor/pyodide/pyodide.asm.wasm" in cached(player.page)
-        assert f"{url}static/vendor/app.zip" in cached(player.page)
+        assert f"{url}static/vendor/app.zip.gz" in cached(player.page)
         # The first visit's idle work (its bytecode, then its boot snapshot, whose worker loads
         # the runtime) is over first: a reload would abort that worker's requests (failed).
         player.page.wait_for_function("() => ['kept', 'refused', 'failed']"

@@ -11,6 +11,7 @@ test_pwa.py's fixtures.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -27,7 +28,7 @@ from test_pwa import Player, first_visit, open_player, serve, site  # noqa: F401
 from webui.browser.boot.bytecode import MARKER
 
 STDLIB = "static/vendor/pyodide/python_stdlib.zip"
-APP = "static/vendor/app.zip"
+APP = "static/vendor/app.zip.gz"
 
 # Posts the zip fetched from `url` to the active worker, as any script of the origin can.
 POST = """async ([url, key]) => {
@@ -85,7 +86,7 @@ def test_the_worker_keeps_only_the_bytecode_a_page_of_its_version_compiles(
     original = (site / STDLIB).read_bytes()
     runtime = json.loads((site / "static/vendor/pyodide/package.json").read_text())["version"]
     key = {"runtime": runtime, "stdlib": short_hash(original),
-           "app": short_hash((site / APP).read_bytes())}
+           "app": short_hash(gzip.decompress((site / APP).read_bytes()))}
     with zipfile.ZipFile(io.BytesIO(original)) as source:
         modules = [name for name in source.namelist() if name.endswith(".py")]
     assert "json/__init__.py" in modules

@@ -258,7 +258,7 @@ PHONE_CPU = 4
 PHONE_DEVICE: dict[str, Any] = {"viewport": {"width": 390, "height": 844},
                                 "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
 BYTES = ("bytes raw", "bytes brotli", "bytes gzip", "first screen brotli")
-AFTER_READY = ("/static/vendor/app-more.zip", "/sw.js")
+AFTER_READY = ("/static/vendor/app-more.zip.gz", "/sw.js")
 """The first requests a page makes once ready: the bytes before them are the first screen's."""
 
 

@@ -23,10 +23,12 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
                               libsodium (its wasm inside) for fair online play; the wrappers'
                               import of the core by package name points at the file beside it
                               (npm: libsodium-wrappers-sumo, libsodium-sumo)
-    static/vendor/app.zip     the Python packages under py/ (lostcities, webui, ...) compiled to
+    static/vendor/app.zip.gz  the Python packages under py/ (lostcities, webui, ...) compiled to
                               bytecode (sourceless .pyc) by the runtime's own CPython under Node
                               (boot/build/compile_app.mjs), with pycs of PyScript's own package and
-                              of `html`; boot/pyodide-early.mjs puts it first on sys.path
+                              of `html`, and app-more.zip.gz, what the first screen does not need
+                              (boot/build/app_zip.py): zips gzipped whole, which the page unpacks;
+                              boot/pyodide-early.mjs puts app.zip first on sys.path
     static/vendor/shell-lang.js  the shell in the player's language before the first paint: the
                               words of index.html's shell in each language, from the game's
                               catalogue, and boot/build/shell-lang.js (boot/build/shell_text.py)

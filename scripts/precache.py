@@ -24,7 +24,9 @@ Output: static/vendor/precache.js, which sw.js loads with importScripts():
                         {"url": "static/vendor/peerjs/peerjs.min.js", "hash": "<16 hex>",
                          "size": 86948, "later": true}, ...]};
 
-("later" is present only on the on-demand entries.)
+("later" is present only on the on-demand entries.) A gzipped file (`*.gz`: the app's zips,
+boot/build/app_zip.py) also carries "unpacked": the hash of what it unpacks to, the zip the page
+imports from, which the service worker compares with a boot snapshot's key (boot/sw-kept.js).
 
 Usage: python3 scripts/precache.py [--root DIR]   (DIR holds index.html, static/ and boot/)
 """
@@ -32,6 +34,7 @@ Usage: python3 scripts/precache.py [--root DIR]   (DIR holds index.html, static/
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import os
@@ -83,10 +86,10 @@ def page_references(page: Path) -> list[str]:
     return sorted({path for path in found if path is not None})
 
 
-def file_hash(path: Path) -> str:
-    """The first 16 hex digits of the file's SHA-256."""
+def file_hash(path: Path, unpack: bool = False) -> str:
+    """The first 16 hex digits of the file's SHA-256 (with `unpack`, of the file gunzipped)."""
     digest = hashlib.sha256()
-    with path.open("rb") as stream:
+    with (gzip.open(path, "rb") if unpack else path.open("rb")) as stream:
         for block in iter(lambda: stream.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()[:16]
@@ -150,6 +153,8 @@ def precache_list(root: Path) -> dict[str, object]:
                                     "size": (root / path).stat().st_size}
         if path in later:
             entry["later"] = True
+        if path.endswith(".gz"):
+            entry["unpacked"] = file_hash(root / path, unpack=True)
         entries.append(entry)
     fingerprint = "".join(f"{e['url']}\0{e['hash']}\n" for e in entries)
     version = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]

@@ -50,6 +50,7 @@ MIME_TYPES = {
     ".json": "application/json",
     ".webmanifest": "application/manifest+json",
     ".zip": "application/zip",
+    ".gz": "application/gzip",
     ".css": "text/css",
     ".svg": "image/svg+xml",
     ".png": "image/png",

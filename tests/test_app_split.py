@@ -1,10 +1,12 @@
 """The app in two zips (boot/build/app_zip.py): app.zip holds what the page's script reaches, and
 the page runs from it alone; app-more.zip holds the rest, which becomes importable once the page
-mounts it (py/webui/browser/boot/more.py). Checked natively on the sources zipped as the build
-zips them, in a Python that has only the zips on its path."""
+mounts it (py/webui/browser/boot/more.py). Each ships gzipped whole. Checked natively on the
+sources zipped as the build zips them, unpacked as the page unpacks them, in a Python that has
+only the zips on its path."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -51,14 +53,27 @@ paths = {name: importlib.import_module(name).__path__ for name in packages}
 print(json.dumps([before, importable(NAMES), packages, paths, with_plugins]))
 """
 
+# The page's unpacking (webui.browser.boot.more.unpacked) of a gzipped zip, and of the zip itself.
+UNPACK = STAND_INS + """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[3])
+from webui.browser.boot.more import unpacked
+packed, plain = (Path(arg).read_bytes() for arg in sys.argv[1:3])
+print(unpacked(packed) == plain, unpacked(plain) == plain)
+"""
+
 
 @pytest.fixture(scope="module")
 def zips(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[str]]:
-    """app.zip and app-more.zip split from the sources, and the packages MANIFEST names."""
+    """app.zip and app-more.zip split from the sources (shipped gzipped, unpacked here as the
+    page unpacks them), and the packages MANIFEST names."""
     folder = tmp_path_factory.mktemp("split")
     zip_packages(PY, folder / "sources.zip")
     packages = split_app(folder / "sources.zip", app_modules(PY, FIRST_SCREEN)[0],
-                         folder / "app.zip", folder / "app-more.zip")
+                         folder / "app.zip.gz", folder / "app-more.zip.gz")
+    for name in ("app.zip", "app-more.zip"):
+        (folder / name).write_bytes(gzip.decompress((folder / f"{name}.gz").read_bytes()))
     return folder / "app.zip", folder / "app-more.zip", packages
 
 
@@ -106,3 +121,24 @@ def test_the_split_puts_what_the_first_screen_reaches_first(
     # stdlib's trim scans too (its ENTRIES).
     page = app_modules(PY, ENTRIES)[0]
     assert "webui.browser.plugins" in page and "lostcities.fair.peer" in page
+
+
+def test_each_zip_ships_as_stored_entries_gzipped_whole(
+    zips: tuple[Path, Path, list[str]], tmp_path: Path,
+) -> None:
+    # One gzip stream over stored entries: the modules compress together (smaller than each
+    # entry deflated alone), the same sources give the same bytes, and the page's unpacking
+    # takes the zip as it is when a host has already decoded it.
+    for path in zips[:2]:
+        packed = path.with_name(path.name + ".gz")
+        result = subprocess.run([sys.executable, "-I", "-c", UNPACK, str(packed), str(path),
+                                 str(PY)], capture_output=True, text=True, timeout=60)
+        assert result.stdout.split() == ["True", "True"], result.stderr
+        with zipfile.ZipFile(path) as zf:
+            assert {info.compress_type for info in zf.infolist()} == {zipfile.ZIP_STORED}
+    zip_packages(PY, tmp_path / "sources.zip")
+    split_app(tmp_path / "sources.zip", app_modules(PY, FIRST_SCREEN)[0],
+              tmp_path / "app.zip.gz", tmp_path / "app-more.zip.gz")
+    for path in zips[:2]:
+        again = (tmp_path / (path.name + ".gz")).read_bytes()
+        assert again == path.with_name(path.name + ".gz").read_bytes()

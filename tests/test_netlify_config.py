@@ -139,7 +139,7 @@ def test_no_two_rules_set_the_same_header_on_one_file(config: NetlifyConfig, sit
 
 
 @pytest.mark.parametrize("path", ["/", "/index.html", "/sw.js", "/static/vendor/precache.js",
-                                  "/static/vendor/app.zip", "/py/webui/browser/main.py"])
+                                  "/static/vendor/app.zip.gz", "/py/webui/browser/main.py"])
 def test_the_page_the_service_worker_and_the_changing_files_are_never_cached_stale(
     config: NetlifyConfig, path: str
 ) -> None:

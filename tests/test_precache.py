@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
 import struct
 import sys
@@ -167,13 +169,21 @@ def test_the_real_site_list_covers_the_runtime_and_every_pyscript_chunk(
     assert later(document) == [
         "static/vendor/peerjs/peerjs.min.js", "static/vendor/qrcode/qrcode.js",
         "static/vendor/sodium/libsodium-sumo.js", "static/vendor/sodium/libsodium-wrappers.js"]
-    assert {"./", "static/vendor/app.zip", "static/app.css", "static/config.json",
-            "static/config.js", "static/pyscript.json", "static/sw-register.js",
+    assert {"./", "static/vendor/app.zip.gz", "static/vendor/app-more.zip.gz",
+            "static/app.css", "static/config.json", "static/config.js", "static/pyscript.json",
+            "static/sw-register.js",
             "static/manifest.webmanifest", "py/webui/browser/main.py", "boot/preboot.js",
             "boot/pyodide-early.mjs", "boot/snapshot.mjs", "boot/snapshot-worker.mjs",
             "boot/sw-kept.js"} <= listed
     assert not [url for url in listed if url.startswith("boot/build/")]
     assert "sw.js" not in listed  # the browser fetches the worker itself
+    # The app's gzipped zips also name the zip they unpack to (a boot snapshot's key names it).
+    for entry in document["files"]:
+        if entry["url"].endswith(".gz"):
+            unpacked = gzip.decompress((built_site / entry["url"]).read_bytes())
+            assert entry["unpacked"] == hashlib.sha256(unpacked).hexdigest()[:16]
+        else:
+            assert "unpacked" not in entry
 
 
 def png_size(path: Path) -> tuple[int, int]:
