@@ -15,7 +15,9 @@
  * (boot/snapshot.mjs), read while the setup form paints: Python already started, the game
  * already imported. Without one, or if it fails (damaged, or its restore throws), it boots the
  * normal way and has the worker drop it. <html data-boot> says which: "snapshot" or "normal".
- * window.lcBoot.makeSnapshot(modulesJson) makes one (py/webui/browser/boot/warm.py, when idle).
+ * window.lcBoot.makeSnapshot(modulesJson) makes one (py/webui/browser/boot/warm.py, when idle);
+ * window.lcBoot.zipBytes(url) fetches and unpacks app-more.zip.gz for py/webui/browser/boot/more.py
+ * as this module does app.zip.gz (boot/snapshot.mjs).
  */
 import "./no-stack-switching.mjs";  // first: before the runtime is evaluated
 import { loadPyodide as loadRuntime, version } from "../static/vendor/pyodide/pyodide.mjs";
@@ -271,6 +273,7 @@ window.lcBoot = {
     performance.mark("lc:snapshot-done", { detail: answer });
     return answer;
   },
+  zipBytes: snapshots.zipBytes,
 };
 
 export async function loadPyodide({ stdout, stderr } = {}) {

@@ -17,8 +17,8 @@ split:
 
 Each is a zip of stored (uncompressed) entries, gzipped whole: compressed as one stream, its
 modules share their names and their bytecode's patterns, so it is 0.87x the zip deflated entry by
-entry (docs/performance.md). The page unpacks it (boot/snapshot.mjs `zipBytes`,
-py/webui/browser/boot/more.py) and imports from the zip.
+entry (docs/performance.md). The page unpacks it (boot/snapshot.mjs `zipBytes`) and imports
+from the zip.
 
 Each step leaves its output alone when nothing changed, and the same sources give the same bytes.
 """

@@ -10,24 +10,17 @@ from __future__ import annotations
 
 import importlib
 import zipimport
-import zlib
 
 import js  # type: ignore[import-not-found]
 
 MORE_URL = "static/vendor/app-more.zip.gz"
 """Where the page fetches it (from the site's root, where index.html is): the zip gzipped
-whole (boot/build/app_zip.py)."""
-GZIP_MAGIC = b"\x1f\x8b"
+whole (boot/build/app_zip.py), which window.lcBoot.zipBytes unpacks (boot/snapshot.mjs), as
+the boot does app.zip.gz."""
 MORE_PATH = "/lib/lostcities-app-more.zip"
 """Where it is written in the runtime's file system (never unpacked)."""
 MANIFEST = "more-packages.txt"
 """In the zip: the packages of app.zip it adds modules to, one per line."""
-
-
-def unpacked(data: bytes) -> bytes:
-    """The zip that `data` (MORE_URL's body) holds: gunzipped, or as it is if a host sent it
-    decoded (Content-Encoding) and it is the zip already."""
-    return zlib.decompress(data, wbits=31) if data[:2] == GZIP_MAGIC else data
 
 
 def mount(archive: str) -> list[str]:
@@ -50,10 +43,7 @@ async def load_more() -> bool:
     ``lc-more`` when loaded."""
     root = js.document.documentElement
     try:
-        response = await js.fetch(MORE_URL)
-        if not response.ok:
-            raise OSError(f"{MORE_URL}: HTTP {response.status}")
-        data = unpacked((await response.arrayBuffer()).to_bytes())
+        data = (await js.window.lcBoot.zipBytes(MORE_URL)).to_bytes()
         with open(MORE_PATH, "wb") as file:
             file.write(data)
         mount(MORE_PATH)
