@@ -95,11 +95,14 @@ json.dumps({name: importlib.util.source_hash(open('pyscript/' + name, 'rb').read
             for name in os.listdir('pyscript') if name.endswith('.py')})
 """
 
-# Where the boot's modules came from: app.zip (first on sys.path) or the standard library zip.
+# Where the boot's modules came from: app.zip (first on sys.path), app-more.zip or the standard
+# library zip. `html`'s entity table is imported only once something unescapes.
 IMPORTED_FROM = """
-import html.entities, json, pyscript, sys
-json.dumps({m: sys.modules[m].__file__.split(".zip/")[1]
-            for m in ("pyscript", "html.entities", "json")})
+import html, json, pyscript, sys
+before = "html.entities" in sys.modules
+text = html.unescape("caf&eacute; &amp; &#62;")
+json.dumps([before, text, {m: sys.modules[m].__file__.split("/lib/")[-1]
+                           for m in ("pyscript", "html", "html.entities", "json")}])
 """
 
 
@@ -128,9 +131,13 @@ def test_the_page_runs_the_app_compiled_and_pycs_that_match_pyscripts_package(
     assert "webui/screens/table.pyc" in names and not any(n.endswith(".py") for n in names)
     written = json.loads(app.page.evaluate(RUN, SOURCE_HASHES))
     assert len(written) >= 10 and written == shipped_hashes
-    origins = json.loads(app.page.evaluate(RUN, IMPORTED_FROM))
-    assert origins == {"pyscript": "pyscript/__init__.pyc", "html.entities": "html/entities.pyc",
-                       "json": "json/__init__.py"}
+    app.page.wait_for_function("document.documentElement.dataset.more === 'loaded'")
+    before, text, origins = json.loads(app.page.evaluate(RUN, IMPORTED_FROM))
+    assert (before, text) == (False, "café & >")
+    assert origins.pop("json").endswith(".zip/json/__init__.py")  # the standard library's
+    assert origins == {"pyscript": "lostcities-app.zip/pyscript/__init__.pyc",
+                       "html": "lostcities-app.zip/html/__init__.pyc",
+                       "html.entities": "lostcities-app-more.zip/html/entities.pyc"}
     table_file = "import webui.screens.table; webui.screens.table.__file__"
     assert app.page.evaluate(RUN, table_file).endswith(".pyc")
     # Compiled without column positions (smaller), with line numbers (for tracebacks).

@@ -226,7 +226,7 @@ def build(root: Path) -> None:
     sync_folder(npm_files(modules / "peerjs" / "dist", PEERJS_FILES), vendor / "peerjs")
     sync_folder(npm_files(modules / "qrcode-generator" / "dist", QRCODE_FILES), vendor / "qrcode")
     vendor_sodium(modules, vendor / "sodium")
-    sources = build_app_zip(root / "py", vendor)
+    sources = build_app_zip(root / "py", vendor, pyodide[STDLIB])
     write_shell_script(root, vendor)
     write_precache(root)  # the service worker's list (static/vendor/precache.js), sw.js
     size = sum(p.stat().st_size for p in vendor.rglob("*") if p.is_file())

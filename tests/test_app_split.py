@@ -18,9 +18,13 @@ from browserfakes import STAND_INS
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = ROOT / "py"
+STDLIB = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
+"""The runtime's whole standard library, where the build takes `html` from."""
 sys.path.insert(0, str(ROOT / "boot" / "build"))
 
-from app_zip import FIRST_SCREEN, MANIFEST, split_app, zip_packages  # noqa: E402
+from app_zip import (  # noqa: E402
+    FIRST_SCREEN, MANIFEST, AppZipError, lazy_table, split_app, zip_packages,
+)
 from trim_stdlib import ENTRIES, app_modules  # noqa: E402
 
 # Run in a Python whose path has the standard library and app.zip, not py/; the browser's
@@ -44,13 +48,17 @@ NAMES = ["webui.browser.app", "webui.match.controller", "lostcities.bots",
          "webui.browser.plugins", "lostcities.fair.peer", "webui.online.lobby",
          "webui.features.stats", "webui.text.player_text"]
 before = importable(NAMES)
+import html  # as PyScript's package does: from app.zip, without its entity table
+lazy = [html.__file__.startswith(app), "html.entities" in sys.modules, html.escape("<&>")]
 from webui.browser.boot.more import mount
 packages = mount(more)
 mount(more)  # again: nothing is added twice
 import webui.browser.plugins
 with_plugins = sorted(sys.modules)
 paths = {name: importlib.import_module(name).__path__ for name in packages}
-print(json.dumps([before, importable(NAMES), packages, paths, with_plugins]))
+lazy += ["html.entities" in sys.modules, html.unescape("caf&eacute; &amp; &#62;"),
+         sys.modules["html.entities"].__file__.startswith(more)]
+print(json.dumps([before, importable(NAMES), packages, paths, with_plugins, lazy]))
 """
 
 
@@ -59,7 +67,7 @@ def zips(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[str
     """app.zip and app-more.zip split from the sources (shipped gzipped, unpacked here as the
     page unpacks them), and the packages MANIFEST names."""
     folder = tmp_path_factory.mktemp("split")
-    zip_packages(PY, folder / "sources.zip")
+    zip_packages(PY, STDLIB, folder / "sources.zip")
     packages = split_app(folder / "sources.zip", app_modules(PY, FIRST_SCREEN)[0],
                          folder / "app.zip.gz", folder / "app-more.zip.gz")
     for name in ("app.zip", "app-more.zip"):
@@ -74,14 +82,17 @@ def test_the_page_runs_from_app_zip_and_mounts_the_rest(
     result = subprocess.run([sys.executable, "-I", "-c", PAGE, str(app), str(more)],
                             capture_output=True, text=True, timeout=60, cwd=app.parent)
     assert result.returncode == 0, result.stderr
-    before, after, mounted, paths, with_plugins = json.loads(result.stdout)
+    before, after, mounted, paths, with_plugins, lazy = json.loads(result.stdout)
     assert before == {"webui.browser.app": True, "webui.match.controller": True,
                       "lostcities.bots": True, "webui.browser.plugins": False,
                       "lostcities.fair.peer": False, "webui.online.lobby": False,
                       "webui.features.stats": False, "webui.text.player_text": False}
     assert all(after.values()), after
     assert mounted == packages
-    assert {"lostcities", "webui", "webui.online", "webui.browser"} <= set(packages)
+    assert {"lostcities", "webui", "webui.online", "webui.browser", "html"} <= set(packages)
+    # `html` escapes without its entity table, which comes with app-more.zip and is imported
+    # when unescaping first needs it
+    assert lazy == [True, False, "&lt;&amp;&gt;", False, "café & >", True]
     for name, path in paths.items():
         assert path[1:] == [f"{more}/{name.replace('.', '/')}"]  # once, after app.zip's
     # Importing the plug-ins imports every module of app-more.zip the page can reach, so a
@@ -106,7 +117,8 @@ def test_the_split_puts_what_the_first_screen_reaches_first(
     assert {"lostcities/engine.py", "webui/match/controller.py", "webui/online/codes.py",
             "webui/browser/boot/more.py"} <= first_names
     assert {"lostcities/fair/__init__.py", "webui/online/seat.py", "webui/features/history.py",
-            "webui/browser/plugins.py"} <= more_names
+            "webui/browser/plugins.py", "html/entities.py"} <= more_names
+    assert "html/__init__.py" in first_names
     # Everything app-more.zip holds that the page uses is reached from the plug-ins, which the
     # stdlib's trim scans too (its ENTRIES).
     page = app_modules(PY, ENTRIES)[0]
@@ -126,9 +138,25 @@ def test_each_zip_ships_as_stored_entries_gzipped_whole(
         # moment goes in (a rebuild within the same second would not show a time)
         header = path.with_name(path.name + ".gz").read_bytes()[:10]
         assert header[:4] == b"\x1f\x8b\x08\x00" and header[4:8] == bytes(4), header
-    zip_packages(PY, tmp_path / "sources.zip")
+    zip_packages(PY, STDLIB, tmp_path / "sources.zip")
     split_app(tmp_path / "sources.zip", app_modules(PY, FIRST_SCREEN)[0],
               tmp_path / "app.zip.gz", tmp_path / "app-more.zip.gz")
     for path in zips[:2]:
         again = (tmp_path / (path.name + ".gz")).read_bytes()
         assert again == path.with_name(path.name + ".gz").read_bytes()
+
+
+def test_html_is_made_to_import_its_entity_table_where_unescaping_needs_it() -> None:
+    with zipfile.ZipFile(STDLIB) as stdlib:
+        source = stdlib.read("html/__init__.py").decode()
+    lazy = lazy_table(source)
+    assert len(lazy.splitlines()) == len(source.splitlines()) + 1
+    top = lazy.split("def ")[0]
+    assert "html.entities" not in top and "html.entities" in source.split("def ")[0]
+    # the lines before the function that reads the table keep their numbers
+    at = source.splitlines().index("def _replace_charref(s):")
+    assert lazy.splitlines()[:at + 1] == [
+        "" if "html.entities" in line else line for line in source.splitlines()[:at + 1]]
+    # an html whose import of the table changed upstream stops the build, not the page
+    with pytest.raises(AppZipError, match="entity table"):
+        lazy_table(source.replace("html5 as _html5", "html5"))

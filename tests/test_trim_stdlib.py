@@ -17,12 +17,14 @@ sys.path.insert(0, str(ROOT / "boot" / "build"))
 
 from build import BuildError, disabled_plugins, packageless_lock, pyscript_files  # noqa: E402
 from trim_stdlib import (  # noqa: E402
+    SHADOWED,
     TrimError,
     app_imports,
     kept_files,
     module_imports,
     read_allowlist,
     strip_source,
+    trim,
 )
 
 SOURCE = b'''"""Module docstring
@@ -110,6 +112,13 @@ def test_kept_files_are_the_recorded_modules_and_the_closure_of_the_roots() -> N
     assert kept_files(stdlib, {"a"}, {"c", "js"}) == ["a.py", "c.py", "d.py"]
     with pytest.raises(TrimError, match="names no module"):
         kept_files(stdlib, {"nothing"}, {"c"})
+
+
+def test_the_modules_the_app_zips_ship_are_left_out_and_their_imports_kept() -> None:
+    data, count = trim(ROOT / "node_modules" / "pyodide" / "python_stdlib.zip", ROOT / "py")
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    assert len(names) == count and "re/__init__.py" in names  # `html` imports `re`
+    assert "html" in SHADOWED and not any(name.startswith("html/") for name in names)
 
 
 def test_the_committed_allowlist_reads(tmp_path: Path) -> None:

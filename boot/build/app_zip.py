@@ -1,19 +1,21 @@
 """app.zip.gz and app-more.zip.gz: the Python packages under py/ compiled to bytecode, split in
 two (scripts/build.py calls `build_app_zip`; docs/boot.md).
 
-The packages are zipped as sources, then compiled by the shipped runtime's own CPython under
-Node (compile_app.mjs beside this file), with pycs of PyScript's own package and of `html`
-(both zips hidden beside app.zip: neither shipped nor precached). The compiled zip is then
-split:
+The packages are zipped as sources with the standard modules that PyScript's package imports
+(trim_stdlib.SHADOWED: `html`, made to import its entity table only when unescaping:
+`lazy_table`), then compiled by the shipped runtime's own CPython under Node (compile_app.mjs
+beside this file), with pycs of PyScript's own package (both zips hidden beside app.zip:
+neither shipped nor precached). The compiled zip is then split:
 
 - app.zip, what the boot fetches: the modules reachable from the page's script (`FIRST_SCREEN`,
   imports inside functions followed), i.e. the first screen and a match on this device (the
   engine, the table, the setup, the controller, the bots), with PyScript's package and `html`;
 - app-more.zip, fetched once the first screen is up (py/webui/browser/boot/more.py): every other
   module of the page, i.e. what the page imports by name (webui/browser/plugins.py: online play
-  with the fair protocol, the player's history, stats, replays, calculator and guide). It also
-  holds `MANIFEST`: the packages of app.zip that it adds modules to, one per line, whose search
-  path the page extends when it mounts the zip.
+  with the fair protocol, the player's history, stats, replays, calculator and guide), and
+  `LATER_STDLIB` (`html`'s entity table, 37 KB on the wire that nothing reads on the first
+  screen). It also holds `MANIFEST`: the packages of app.zip that it adds modules to, one per
+  line, whose search path the page extends when it mounts the zip.
 
 Each is a zip of stored (uncompressed) entries, gzipped whole: compressed as one stream, its
 modules share their names and their bytecode's patterns, so it is 0.87x the zip deflated entry by
@@ -34,7 +36,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 
-from trim_stdlib import app_modules
+from trim_stdlib import SHADOWED, app_modules, module_file
 
 APP_SOURCES = ".app-sources.zip"
 """The app's sources as compiled (hidden: not shipped, not precached)."""
@@ -51,6 +53,11 @@ FIRST_SCREEN = ("webui.browser.main",)
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 """Fixed timestamp, so that the zip is byte-identical for identical sources."""
 STDLIB = "python_stdlib.zip"
+LATER_STDLIB = ("html.entities",)
+"""Standard modules compiled with the app (SHADOWED) that go in app-more.zip."""
+EAGER_TABLE = "from html.entities import html5 as _html5\n"
+TABLE_USER = "def _replace_charref(s):\n"
+"""`html`'s import of its entity table, and the function that reads it (`lazy_table`)."""
 NATIVE_ONLY = ("lostcities/cli/", "lostcities/fair/sodium.py")
 """Sources the page never imports (the command line, the native group): left out of app.zip."""
 
@@ -71,18 +78,48 @@ def python_sources(py_dir: Path) -> list[Path]:
     return files
 
 
-def zip_packages(py_dir: Path, dest: Path) -> list[Path]:
-    """Write the packages under py_dir into the zip dest, paths relative to py_dir (dest is
-    left alone if unchanged)."""
+def lazy_table(source: str) -> str:
+    """`html`'s source importing its entity table (html.entities, in app-more.zip) in the one
+    function that reads it, `unescape`'s helper, instead of at its own import: PyScript only
+    calls `escape`. Later lines keep their numbers."""
+    if source.count(EAGER_TABLE) != 1 or source.count(TABLE_USER) != 1:
+        raise AppZipError("html no longer imports its entity table as app_zip.lazy_table "
+                          "expects")
+    source = source.replace(EAGER_TABLE, "\n")
+    return source.replace(TABLE_USER, TABLE_USER + "    " + EAGER_TABLE)
+
+
+def shadowed_sources(stdlib: Path) -> dict[str, bytes]:
+    """{zip entry: source} of the SHADOWED modules in the whole standard library `stdlib`,
+    `html` made lazy (`lazy_table`)."""
+    found = {}
+    with zipfile.ZipFile(stdlib) as zf:
+        names = set(zf.namelist())
+        for module in SHADOWED:
+            entry = module_file(names, module)
+            if entry is None:
+                raise AppZipError(f"{stdlib} has no module {module}")
+            source = zf.read(entry)
+            if module == "html":
+                source = lazy_table(source.decode("utf-8")).encode("utf-8")
+            found[entry] = source
+    return found
+
+
+def zip_packages(py_dir: Path, stdlib: Path, dest: Path) -> list[Path]:
+    """Write the packages under py_dir into the zip dest, paths relative to py_dir, with the
+    SHADOWED modules of the standard library `stdlib` (dest is left alone if unchanged); the
+    files of py_dir written."""
     files = python_sources(py_dir)
+    entries = {path.relative_to(py_dir).as_posix(): path.read_bytes() for path in files}
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
     with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for path in files:
-            info = zipfile.ZipInfo(path.relative_to(py_dir).as_posix(), date_time=ZIP_DATE)
+        for name, data in {**entries, **shadowed_sources(stdlib)}.items():
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            zf.writestr(info, path.read_bytes())
+            zf.writestr(info, data)
     _replace_if_changed(tmp, dest)
     return files
 
@@ -127,19 +164,22 @@ def module_name(entry: str) -> str | None:
 
 
 def split_app(compiled: Path, first: set[str], app: Path, more: Path) -> list[str]:
-    """Write app.zip.gz (the entries of `compiled` that are no app module outside `first`) and
-    app-more.zip.gz (the app's other modules, and `MANIFEST`); the packages MANIFEST names."""
+    """Write app.zip.gz (the entries of `compiled` that are no app module outside `first`, nor
+    LATER_STDLIB) and app-more.zip.gz (the others, and `MANIFEST`); the packages MANIFEST
+    names."""
     packages = {name.split(".")[0] for name in first}
     kept: dict[Path, list[tuple[str, bytes]]] = {app: [], more: []}
-    extended: set[str] = set()
+    first_modules: set[str] = set()
+    later_modules: set[str] = set()
     with zipfile.ZipFile(compiled) as zf:
         for entry in zf.namelist():
             module = module_name(entry)
-            later = module is not None and module.split(".")[0] in packages \
-                and module not in first
+            later = module in LATER_STDLIB or (module is not None and module not in first
+                                               and module.split(".")[0] in packages)
             kept[more if later else app].append((entry, zf.read(entry)))
-            if later and module is not None and module.rpartition(".")[0] in first:
-                extended.add(module.rpartition(".")[0])
+            if module is not None:
+                (later_modules if later else first_modules).add(module)
+    extended = {m.rpartition(".")[0] for m in later_modules} & first_modules
     kept[more].append((MANIFEST, "".join(f"{p}\n" for p in sorted(extended)).encode()))
     for dest, entries in kept.items():
         stored = io.BytesIO()
@@ -154,13 +194,14 @@ def split_app(compiled: Path, first: set[str], app: Path, more: Path) -> list[st
     return sorted(extended)
 
 
-def build_app_zip(py_dir: Path, vendor: Path) -> list[Path]:
+def build_app_zip(py_dir: Path, vendor: Path, stdlib: Path) -> list[Path]:
     """Bring vendor/app.zip.gz and vendor/app-more.zip.gz up to date with the packages under
-    py_dir, compiled by the runtime in vendor/pyodide with PyScript's chunks in vendor/pyscript;
-    the source files zipped."""
+    py_dir and the SHADOWED modules of the whole standard library `stdlib`, compiled by the
+    runtime in vendor/pyodide with PyScript's chunks in vendor/pyscript; the files of py_dir
+    zipped."""
     for name in UNZIPPED:
         (vendor / name).unlink(missing_ok=True)
-    sources = zip_packages(py_dir, vendor / APP_SOURCES)
+    sources = zip_packages(py_dir, stdlib, vendor / APP_SOURCES)
     compile_app(vendor / APP_SOURCES, vendor / APP_COMPILED, vendor / "pyodide",
                 vendor / "pyscript")
     split_app(vendor / APP_COMPILED, app_modules(py_dir, FIRST_SCREEN)[0], vendor / APP,

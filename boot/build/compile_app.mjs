@@ -10,12 +10,12 @@
 //   its signature as docstring, made by `inspect` at every import (a third of the app's
 //   import time in Pyodide). Any other entry is copied.
 // - PyScript's own Python package, which PyScript writes into the working directory at every
-//   boot from a string in one of its chunks, becomes `pyscript/<module>.pyc`, and the standard
-//   modules of SHADOWED_STDLIB (which that package imports: `html` and its entity table, 74 ms
-//   to compile from source in the page) `html/...pyc`. boot/pyodide-early.mjs puts this zip
-//   first on sys.path, so these are imported instead of the sources. They are unchecked
-//   hash-based pycs: run as they are, the header keeps the hash of the source they were made
-//   from (e2e/test_bytecode.py compares it with what PyScript writes in the page).
+//   boot from a string in one of its chunks, becomes `pyscript/<module>.pyc`.
+//   boot/pyodide-early.mjs puts this zip first on sys.path, so these are imported instead of
+//   the sources. They are unchecked hash-based pycs: run as they are, the header keeps the
+//   hash of the source they were made from (e2e/test_bytecode.py compares it with what
+//   PyScript writes in the page). The standard modules that package imports (`html`) come in
+//   sources.zip (app_zip.py puts them there).
 // Entries are deflated with fixed dates: the same sources give the same bytes.
 import fs from "fs";
 import path from "path";
@@ -60,10 +60,8 @@ const pyodide = await loadPyodide({ indexURL: path.resolve(pyodideDir) + "/",
 pyodide.FS.writeFile("/tmp/sources.zip", fs.readFileSync(sourcesZip));
 pyodide.globals.set("PYSCRIPT", JSON.stringify(pyscriptPackage(pyscriptDir)));
 pyodide.runPython(`
-import ast, importlib.util, json, marshal, zipfile
+import ast, json, marshal, zipfile
 from importlib.util import MAGIC_NUMBER, source_hash
-
-SHADOWED_STDLIB = ("html", "html.entities")
 
 DATE = (1980, 1, 1, 0, 0, 0)
 UNDOCUMENTED = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)
@@ -109,10 +107,5 @@ with zipfile.ZipFile("/tmp/sources.zip") as sources, \\
     for module, text in sorted(json.loads(PYSCRIPT).items()):
         source, name = text.encode("utf-8"), "pyscript/" + module  # as PyScript writes it
         out.writestr(entry(name[:-3] + ".pyc"), hashed_pyc(source, name))
-    for module in SHADOWED_STDLIB:
-        spec = importlib.util.find_spec(module)
-        name = module.replace(".", "/") + ("/__init__.py" if spec.submodule_search_locations
-                                           is not None else ".py")
-        out.writestr(entry(name[:-3] + ".pyc"), hashed_pyc(spec.loader.get_source(module), name))
 `);
 fs.writeFileSync(bytecodeZip, pyodide.FS.readFile("/tmp/bytecode.zip"));

@@ -11,7 +11,9 @@ again on the wire). The game needs about a third of it. The trimmed zip keeps:
    inside functions (a static scan at build time, so a new import in the app is kept before
    anyone records again), with the modules those import at module level, recursively;
 3. a margin: MARGIN, modules that error paths and text codecs may import late;
-4. the parent packages of all of these.
+4. the parent packages of all of these;
+
+but not the modules of SHADOWED, which the app's zips ship compiled (boot/build/app_zip.py).
 
 Each kept source loses its comments and docstrings (a docstring becomes "", as with
 `python -OO`, and every line keeps its number, so tracebacks still point at the right line of
@@ -48,6 +50,10 @@ MARGIN = (
     # what printing a traceback or a warning may import
     "traceback", "linecache", "tokenize", "textwrap", "_colorize", "warnings",
 )
+SHADOWED = ("html", "html.entities")
+"""Standard modules that boot/build/compile_app.mjs compiles with the app (PyScript imports
+`html`): the app's zips ship them, so the trimmed zip leaves them out. Their own imports are
+kept."""
 # `import x` / `from x import y` at the start of a line (fallback scan, see module_imports)
 IMPORT_LINE = re.compile(r"^(\s*)(?:import\s+([\w.]+(?:\s*,\s*[\w.]+)*)|from\s+([\w.]+)\s+import)",
                          re.MULTILINE)
@@ -228,7 +234,11 @@ def trim(source: Path, py_dir: Path, allowlist: Path = ALLOWLIST) -> tuple[bytes
     """The trimmed zip's bytes and the number of modules it holds."""
     recorded = read_allowlist(allowlist)
     with zipfile.ZipFile(source) as stdlib:
-        entries = kept_files(stdlib, recorded, app_imports(py_dir) | set(MARGIN))
+        names = set(stdlib.namelist())
+        shadowed = {module_file(names, module) for module in SHADOWED}
+        entries = [entry for entry in kept_files(stdlib, recorded,
+                                                 app_imports(py_dir) | set(MARGIN))
+                   if entry not in shadowed]
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w") as out:
             for entry in entries:
