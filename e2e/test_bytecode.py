@@ -96,13 +96,16 @@ json.dumps({name: importlib.util.source_hash(open('pyscript/' + name, 'rb').read
 """
 
 # Where the boot's modules came from: app.zip (first on sys.path), app-more.zip or the standard
-# library zip. `html`'s entity table is imported only once something unescapes.
+# library zip. `html`'s entity table is imported only once something unescapes, and PyScript's
+# `pyscript.web` only by a page's own code (the app's never does).
 IMPORTED_FROM = """
 import html, json, pyscript, sys
-before = "html.entities" in sys.modules
+before = sorted({"html.entities", "pyscript.web"} & set(sys.modules))
 text = html.unescape("caf&eacute; &amp; &#62;")
+import pyscript.web
 json.dumps([before, text, {m: sys.modules[m].__file__.split("/lib/")[-1]
-                           for m in ("pyscript", "html", "html.entities", "json")}])
+                           for m in ("pyscript", "pyscript.web", "html", "html.entities",
+                                     "json")}])
 """
 
 
@@ -121,21 +124,26 @@ json.dumps([positions("pyscript.display"), positions("webui.screens.table")])
 def test_the_page_runs_the_app_compiled_and_pycs_that_match_pyscripts_package(
     app: AppPage,
 ) -> None:
-    with shipped_zip("app.zip.gz") as shipped:
-        names = shipped.namelist()
-        # PyScript's package: pycs made from the very sources PyScript wrote in this page (the
-        # hash in their header), imported from the zip instead of those sources.
-        shipped_hashes = {
-            name.split("/")[-1].split(".")[0] + ".py": shipped.read(name)[8:16].hex()
-            for name in names if name.startswith("pyscript/")}
-    assert "webui/screens/table.pyc" in names and not any(n.endswith(".py") for n in names)
+    # PyScript's package: pycs made from the very sources PyScript wrote in this page (the
+    # hash in their header), imported from the zips instead of those sources.
+    shipped_hashes = {}
+    for zip_name in ("app.zip.gz", "app-more.zip.gz"):
+        with shipped_zip(zip_name) as shipped:
+            names = shipped.namelist()
+            shipped_hashes.update({
+                name.split("/")[-1].split(".")[0] + ".py": shipped.read(name)[8:16].hex()
+                for name in names if name.startswith("pyscript/")})
+            assert not any(n.endswith(".py") for n in names)
+        if zip_name == "app.zip.gz":
+            assert "webui/screens/table.pyc" in names
     written = json.loads(app.page.evaluate(RUN, SOURCE_HASHES))
     assert len(written) >= 10 and written == shipped_hashes
     app.page.wait_for_function("document.documentElement.dataset.more === 'loaded'")
     before, text, origins = json.loads(app.page.evaluate(RUN, IMPORTED_FROM))
-    assert (before, text) == (False, "café & >")
+    assert (before, text) == ([], "café & >")
     assert origins.pop("json").endswith(".zip/json/__init__.py")  # the standard library's
     assert origins == {"pyscript": "lostcities-app.zip/pyscript/__init__.pyc",
+                       "pyscript.web": "lostcities-app-more.zip/pyscript/web.pyc",
                        "html": "lostcities-app.zip/html/__init__.pyc",
                        "html.entities": "lostcities-app-more.zip/html/entities.pyc"}
     table_file = "import webui.screens.table; webui.screens.table.__file__"

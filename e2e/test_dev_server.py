@@ -162,11 +162,12 @@ def test_app_zip_and_app_more_zip_hold_the_python_packages_compiled() -> None:
     sources -= native
     # Every module compiled by the runtime's own CPython: sourceless pycs, and the pycs of
     # PyScript's own package (e2e/test_bytecode.py checks they match the sources in the page)
-    # and of `html`, whose entity table comes second, each in one of the two zips.
+    # and of `html`; its entity table and PyScript's modules that only a page's code imports come
+    # second. Each in one of the two zips.
     assert "webui/browser/main.pyc" in first and "webui/__init__.pyc" in first
     pyscript = {name for name in first | more if name.startswith(("pyscript/", "html/"))}
     assert {"pyscript/__init__.pyc", "html/__init__.pyc"} <= first
-    assert "html/entities.pyc" in more
+    assert {"html/entities.pyc", "pyscript/web.pyc"} <= more
     assert first.isdisjoint(more)
     assert (first | more) - pyscript == {name.removesuffix(".py") + ".pyc"
                                          if name.endswith(".py") else name for name in sources}

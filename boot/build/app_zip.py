@@ -13,9 +13,10 @@ neither shipped nor precached). The compiled zip is then split:
 - app-more.zip, fetched once the first screen is up (py/webui/browser/boot/more.py): every other
   module of the page, i.e. what the page imports by name (webui/browser/plugins.py: online play
   with the fair protocol, the player's history, stats, replays, calculator and guide), and
-  `LATER_STDLIB` (`html`'s entity table, 37 KB on the wire that nothing reads on the first
-  screen). It also holds `MANIFEST`: the packages of app.zip that it adds modules to, one per
-  line, whose search path the page extends when it mounts the zip.
+  `LATER_EXTRAS` (`html`'s entity table and the modules of PyScript's package that only a
+  page's own code would import, 47 KB on the wire that nothing reads on the first screen). It
+  also holds `MANIFEST`: the packages of app.zip that it adds modules to, one per line, whose
+  search path the page extends when it mounts the zip.
 
 Each is a zip of stored (uncompressed) entries, gzipped whole: compressed as one stream, its
 modules share their names and their bytecode's patterns, so it is 0.87x the zip deflated entry by
@@ -53,8 +54,9 @@ FIRST_SCREEN = ("webui.browser.main",)
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 """Fixed timestamp, so that the zip is byte-identical for identical sources."""
 STDLIB = "python_stdlib.zip"
-LATER_STDLIB = ("html.entities",)
-"""Standard modules compiled with the app (SHADOWED) that go in app-more.zip."""
+LATER_EXTRAS = ("html.entities", "pyscript.fs", "pyscript.media", "pyscript.web")
+"""Modules compiled with the app that are not the app's (a SHADOWED standard module, PyScript's
+package) and that neither the first screen nor PyScript imports: they go in app-more.zip."""
 EAGER_TABLE = "from html.entities import html5 as _html5\n"
 TABLE_USER = "def _replace_charref(s):\n"
 """`html`'s import of its entity table, and the function that reads it (`lazy_table`)."""
@@ -165,7 +167,7 @@ def module_name(entry: str) -> str | None:
 
 def split_app(compiled: Path, first: set[str], app: Path, more: Path) -> list[str]:
     """Write app.zip.gz (the entries of `compiled` that are no app module outside `first`, nor
-    LATER_STDLIB) and app-more.zip.gz (the others, and `MANIFEST`); the packages MANIFEST
+    LATER_EXTRAS) and app-more.zip.gz (the others, and `MANIFEST`); the packages MANIFEST
     names."""
     packages = {name.split(".")[0] for name in first}
     kept: dict[Path, list[tuple[str, bytes]]] = {app: [], more: []}
@@ -174,7 +176,7 @@ def split_app(compiled: Path, first: set[str], app: Path, more: Path) -> list[st
     with zipfile.ZipFile(compiled) as zf:
         for entry in zf.namelist():
             module = module_name(entry)
-            later = module in LATER_STDLIB or (module is not None and module not in first
+            later = module in LATER_EXTRAS or (module is not None and module not in first
                                                and module.split(".")[0] in packages)
             kept[more if later else app].append((entry, zf.read(entry)))
             if module is not None:
