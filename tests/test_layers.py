@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT / "boot" / "build"))
 
 from app_zip import NATIVE_ONLY, python_sources  # noqa: E402  (boot/build/app_zip.py)
 
-NATIVE_MODULES = ("lostcities.cli", "lostcities.fair.sodium")
+NATIVE_MODULES = ("lostcities.cli", "lostcities.fair.sodium", "lostcities.viewcheck")
 BROWSER_MODULES = ("js", "pyodide", "pyscript")
 LAYERS = ("kernel", "text", "screens", "match", "features", "online", "player", "browser")
 """webui's folders from the bottom up: each imports only from itself and the ones before it."""

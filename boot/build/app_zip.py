@@ -60,8 +60,9 @@ package) and that neither the first screen nor PyScript imports: they go in app-
 EAGER_TABLE = "from html.entities import html5 as _html5\n"
 TABLE_USER = "def _replace_charref(s):\n"
 """`html`'s import of its entity table, and the function that reads it (`lazy_table`)."""
-NATIVE_ONLY = ("lostcities/cli/", "lostcities/fair/sodium.py")
-"""Sources the page never imports (the command line, the native group): left out of app.zip."""
+NATIVE_ONLY = ("lostcities/cli/", "lostcities/fair/sodium.py", "lostcities/viewcheck.py")
+"""Sources the page never imports (the command line, the native group, the check of a view a
+program receives from the command line's host): left out of both zips."""
 
 
 class AppZipError(RuntimeError):

@@ -18,7 +18,6 @@ from .scoring import ExpeditionScore, ScoringRules, score_expedition
 from .serial import state_from_json, state_to_json
 from .skills import SKILLS, Skill
 from .state import State
-from .viewcheck import ViewError, check_view
 from .views import view
 
 __all__ = [
@@ -31,5 +30,5 @@ __all__ = [
     "Deal", "Dealt", "dealt_match", "step_dealt",
     "Options", "PlayerRoundScore", "score_round", "may_follow", "player_rules", "winner_of",
     "ExpeditionScore", "ScoringRules", "score_expedition",
-    "state_from_json", "state_to_json", "State", "view", "ViewError", "check_view",
+    "state_from_json", "state_to_json", "State", "view",
 ]

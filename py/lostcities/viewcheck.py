@@ -1,7 +1,7 @@
 """``check_view(obj)``: is this exactly the shape of a ``view(state, player)`` (architecture.md)?
 
-A view that arrives from another browser is a stranger's data. Before anything reads it, it is
-checked against the schema that `lostcities.view` produces: the exact keys, the type and range
+A view that a program receives (the command-line protocol's host sends each player its own) is
+a stranger's data. Before anything reads it, it is checked against the schema that `lostcities.view` produces: the exact keys, the type and range
 of every value, card codes and colours of the match, ids from the registries (jobs, skills,
 objectives, mixups), names (bounded text without control characters), list lengths, and the
 counts that must add up (every card of the match is in a hand, the deck, a pile or an
