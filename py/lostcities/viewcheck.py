@@ -1,11 +1,12 @@
 """``check_view(obj)``: is this exactly the shape of a ``view(state, player)`` (architecture.md)?
 
 A view that a program receives (the command-line protocol's host sends each player its own) is
-a stranger's data. Before anything reads it, it is checked against the schema that `lostcities.view` produces: the exact keys, the type and range
-of every value, card codes and colours of the match, ids from the registries (jobs, skills,
-objectives, mixups), names (bounded text without control characters), list lengths, and the
-counts that must add up (every card of the match is in a hand, the deck, a pile or an
-expedition; the totals are the sums of the round scores). `ViewError` says where and what.
+a stranger's data. Before anything reads it, it is checked against the schema that
+`lostcities.view` produces: the exact keys, the type and range of every value, card codes and
+colours of the match, ids from the registries (jobs, skills, objectives, mixups), names
+(bounded text without control characters), list lengths, and the counts that must add up
+(every card of the match is in a hand, the deck, a pile or an expedition; the totals are the
+sums of the round scores). `ViewError` says where and what.
 Pure: no I/O, no imports beyond the engine.
 """
 
