@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,9 @@ import pytest
 from conftest import AppPage, Server
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "boot" / "build"))
+from trim_stdlib import FALLBACKS  # noqa: E402  (boot/build/trim_stdlib.py)
+
 SHIPPED = ROOT / "static" / "vendor" / "pyodide" / "python_stdlib.zip"
 FULL = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
 PLUGIN_CHUNKS = ("py-editor-", "py-game-", "py-terminal-", "donkey-", "deprecations-manager-",
@@ -103,7 +107,14 @@ for name in shipped.namelist():
     stripped = compile(shipped.read(name), name, "exec", optimize=2, dont_inherit=True)
     if not same(original, stripped):
         differ.append(name)
-json.dumps({"compared": len(shipped.namelist()), "differ": differ})
+# the C modules that make the fallbacks left out unneeded are the runtime's own
+import importlib, sys
+fallbacks = %s
+for accelerator in fallbacks.values():
+    importlib.import_module(accelerator)
+import datetime
+loaded = sorted(set(fallbacks) & set(sys.modules))
+json.dumps({"compared": len(shipped.namelist()), "differ": differ, "fallbacks": loaded})
 `));
 '''
 
@@ -127,6 +138,7 @@ def test_the_built_stdlib_is_trimmed(lc_server: Server) -> None:
     assert {"asyncio/__init__.py", "json/__init__.py", "random.py", "pyodide/ffi/__init__.py",
             "encodings/utf_8.py"} <= kept
     assert not {"unittest/__init__.py", "email/__init__.py", "xml/__init__.py"} & kept
+    assert "datetime.py" in kept and "_pydatetime.py" not in kept  # FALLBACKS
     assert SHIPPED.stat().st_size < FULL.stat().st_size / 3
 
 
@@ -147,12 +159,14 @@ def test_stripped_sources_compile_to_the_same_code_in_pyodide(tmp_path: Path) ->
         pytest.fail("node is missing (it is needed for `npm ci` too)")
     script = tmp_path / "check.mjs"
     script.write_text(NODE_CHECK % (ROOT / "node_modules" / "pyodide" / "pyodide.mjs",
-                                    json.dumps(str(SHIPPED))))
+                                    json.dumps(str(SHIPPED)),
+                                    repr(FALLBACKS)))
     result = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert report["compared"] > 100
     assert report["differ"] == []
+    assert report["fallbacks"] == []  # datetime used the runtime's _datetime
 
 
 def test_the_engine_in_the_page_plays_seeded_matches_like_native(

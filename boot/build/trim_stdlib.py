@@ -13,7 +13,8 @@ again on the wire). The game needs about a third of it. The trimmed zip keeps:
 3. a margin: MARGIN, modules that error paths and text codecs may import late;
 4. the parent packages of all of these;
 
-but not the modules of SHADOWED, which the app's zips ship compiled (boot/build/app_zip.py).
+but not the modules of SHADOWED, which the app's zips ship compiled (boot/build/app_zip.py),
+nor FALLBACKS, which the runtime never imports.
 
 Each kept source loses its comments and docstrings (a docstring becomes "", as with
 `python -OO`, and every line keeps its number, so tracebacks still point at the right line of
@@ -54,6 +55,11 @@ SHADOWED = ("html", "html.entities")
 """Standard modules that boot/build/compile_app.mjs compiles with the app (PyScript imports
 `html`): the app's zips ship them, so the trimmed zip leaves them out. Their own imports are
 kept."""
+FALLBACKS = {"_pydatetime": "_datetime"}
+"""Pure-Python modules that the standard library imports only where the runtime lacks the C
+module named (`datetime` imports `_pydatetime` if `_datetime` is missing): Pyodide builds that
+one in, so they are left out, with what only they import (e2e/test_trimmed_runtime.py checks
+the runtime has each C module)."""
 # `import x` / `from x import y` at the start of a line (fallback scan, see module_imports)
 IMPORT_LINE = re.compile(r"^(\s*)(?:import\s+([\w.]+(?:\s*,\s*[\w.]+)*)|from\s+([\w.]+)\s+import)",
                          re.MULTILINE)
@@ -209,12 +215,13 @@ def read_allowlist(path: Path = ALLOWLIST) -> set[str]:
 
 
 def kept_files(stdlib: zipfile.ZipFile, recorded: set[str], roots: set[str]) -> list[str]:
-    """The zip entries to keep: recorded modules and the module-level closure of roots."""
+    """The zip entries to keep: recorded modules and the module-level closure of roots, without
+    FALLBACKS."""
     names = set(stdlib.namelist())
-    keep = {module_file(names, m) for m in _with_parents(recorded)} - {None}
+    keep = {module_file(names, m) for m in _with_parents(recorded) - set(FALLBACKS)} - {None}
     if not keep:
         raise TrimError("the allowlist names no module of python_stdlib.zip")
-    seen = set(recorded)
+    seen = set(recorded) | set(FALLBACKS)
     todo = sorted(_with_parents(roots) - seen)
     while todo:
         module = todo.pop()
