@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+import types
 import zipfile
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from trim_stdlib import (  # noqa: E402
     app_imports,
     kept_files,
     module_imports,
+    narrow_indents,
     read_allowlist,
     strip_source,
     trim,
@@ -66,6 +68,41 @@ def test_strip_source_drops_comments_and_docstrings_and_keeps_line_numbers() -> 
 def test_a_source_that_does_not_tokenize_is_kept_as_it_is() -> None:
     broken = b'x = """never closed\n'
     assert strip_source(broken) == broken
+
+
+NESTED = b'''class C:
+    def f(self, a,
+          b):
+        if a:
+            text = """kept
+        as it is
+    """
+            return (text +
+                    "x")
+        for i in range(b):
+            if i:
+                continue
+        return b \\
+            + 1
+'''
+
+
+def same_code(a: types.CodeType, b: types.CodeType) -> bool:
+    """Same bytecode and constants, nested code compared alike (not the positions)."""
+    if a.co_code != b.co_code or a.co_names != b.co_names or a.co_firstlineno != b.co_firstlineno:
+        return False
+    pairs = zip(a.co_consts, b.co_consts, strict=True)
+    return all(same_code(x, y) if isinstance(x, types.CodeType) else x == y for x, y in pairs)
+
+
+def test_narrow_indents_gives_the_same_code_on_the_same_lines() -> None:
+    narrow = narrow_indents(NESTED)
+    assert narrow.splitlines()[:4] == [b"class C:", b" def f(self, a,", b" b):", b"  if a:"]
+    assert b"""   text = \"\"\"kept\n        as it is\n    \"\"\"\n""" in narrow  # a string's lines
+    assert len(narrow) < len(NESTED) and narrow.count(b"\n") == NESTED.count(b"\n")
+    assert same_code(compile(narrow, "m.py", "exec"), compile(NESTED, "m.py", "exec"))
+    assert narrow_indents(narrow) == narrow
+    assert narrow_indents(b"def f(:\n    ''") == b"def f(:\n    ''"  # does not tokenize
 
 
 def test_module_imports_are_module_level_unless_nested() -> None:

@@ -18,7 +18,8 @@ nor FALLBACKS, which the runtime never imports.
 
 Each kept source loses its comments and docstrings (a docstring becomes "", as with
 `python -OO`, and every line keeps its number, so tracebacks still point at the right line of
-the upstream source): that halves what is shipped (0.83 MB to about 0.49 MB deflated). Entries
+the upstream source): that halves what is shipped (0.83 MB to about 0.49 MB deflated). Its
+blocks are then indented one space a level instead of four (18 KB less). Entries
 are deflated, in a fixed order with a fixed date (identical inputs give identical bytes), so the
 size does not depend on the host compressing .zip responses; docs/performance.md compares
 stored entries compressed on the wire.
@@ -206,6 +207,38 @@ def strip_source(source: bytes) -> bytes:
     return "".join(lines).encode("utf-8")
 
 
+def narrow_indents(source: bytes) -> bytes:
+    """source with each line indented one space a block level instead of four (a line that
+    continues a statement, as its statement's line): the same code, on the same lines.
+
+    Works on tokens: a line inside a multi-line string is left alone, and so is a source that
+    does not tokenize.
+    """
+    try:
+        text = source.decode("utf-8")
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (UnicodeDecodeError, tokenize.TokenError, SyntaxError):
+        return source
+    depth = 0
+    indents: dict[int, tuple[int, int]] = {}  # line: (column of its first token, its depth)
+    inside_strings: set[int] = set()
+    for token in tokens:
+        if token.type == tokenize.INDENT:
+            depth += 1
+        elif token.type == tokenize.DEDENT:
+            depth -= 1
+        elif token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER):
+            indents.setdefault(token.start[0], (token.start[1], depth))
+            if token.type == tokenize.STRING:
+                inside_strings.update(range(token.start[0] + 1, token.end[0] + 1))
+    lines = text.splitlines(keepends=True)
+    for row, (column, level) in indents.items():
+        line = lines[row - 1]
+        if row not in inside_strings and not line[:column].strip():
+            lines[row - 1] = " " * level + line[column:]
+    return "".join(lines).encode("utf-8")
+
+
 def read_allowlist(path: Path = ALLOWLIST) -> set[str]:
     """The module names of the allowlist file (one a line, # comments)."""
     if not path.is_file():
@@ -252,7 +285,7 @@ def trim(source: Path, py_dir: Path, allowlist: Path = ALLOWLIST) -> tuple[bytes
                 info = zipfile.ZipInfo(entry, date_time=ZIP_DATE)
                 info.compress_type = zipfile.ZIP_DEFLATED
                 info.external_attr = 0o644 << 16
-                out.writestr(info, strip_source(stdlib.read(entry)),
+                out.writestr(info, narrow_indents(strip_source(stdlib.read(entry))),
                              compresslevel=zlib.Z_BEST_COMPRESSION)
     return buffer.getvalue(), len(entries)
 
