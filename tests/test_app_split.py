@@ -84,7 +84,7 @@ def test_the_page_runs_from_app_zip_and_mounts_the_rest(
     assert result.returncode == 0, result.stderr
     before, after, mounted, paths, with_plugins, lazy = json.loads(result.stdout)
     assert before == {"webui.browser.app": True, "webui.match.controller": True,
-                      "lostcities.bots": True, "webui.browser.plugins": False,
+                      "lostcities.bots": False, "webui.browser.plugins": False,
                       "lostcities.fair.peer": False, "webui.online.lobby": False,
                       "webui.features.stats": False, "webui.text.player_text": False}
     assert all(after.values()), after

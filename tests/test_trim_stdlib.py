@@ -110,6 +110,12 @@ def test_module_imports_are_module_level_unless_nested() -> None:
              b"def f():\n    import argparse\nfrom . import sibling\n"
     assert module_imports(source, "pkg.mod", False) == {"json", "zlib", "pkg", "pkg.sibling"}
     assert "argparse" in module_imports(source, "pkg.mod", False, nested=True)
+    # what only type checkers import is never imported: the page's split leaves it out
+    typed = b"from typing import TYPE_CHECKING\nimport typing\nif TYPE_CHECKING:\n" \
+            b"    import heavy\nelse:\n    import light\nif typing.TYPE_CHECKING:\n" \
+            b"    import heavier\n"
+    assert module_imports(typed, "mod", False, nested=True) == {
+        "typing", "typing.TYPE_CHECKING", "light"}
 
 
 def test_app_imports_follow_the_app_from_its_entry_point(tmp_path: Path) -> None:

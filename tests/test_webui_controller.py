@@ -8,6 +8,7 @@ screens are the real ones; an online host plays a real guest over an in-memory c
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ from webui.online.codes import GUEST_KEY, HOST_KEY
 from webui.online.guest import FairGuest
 from webui.online.host import FairHost
 from webui.screens.online import sync_mark
+from webui.text.i18n import t
 
 # ---- a match on this device ------------------------------------------------------------------
 
@@ -172,6 +174,34 @@ def test_the_computer_thinks_in_slices_and_its_moves_are_shown_and_saved() -> No
         page.paint()
         assert saved(storage)["match"]["bot_moves"] == 2
         assert "thinking" not in page.shown.doc and page.shown.screen == "turn"
+
+    run(scenario)
+
+
+def test_without_the_bots_the_computer_says_so_and_its_match_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bots come with app-more.zip: a page that could not load it starts a match against
+    the computer (the human plays on), and when the computer is to move it says what is
+    missing; the match stays saved, and a page with the bots goes on from it."""
+    storage = MemoryStorage()
+    page = MemoryPage({**FORM, "opponent": "medium", "starts": "1"})
+    monkeypatch.setitem(sys.modules, "lostcities.bots", None)  # import raises ImportError
+
+    async def scenario() -> None:
+        controller = booted(storage, page)
+        controller.click("start", {})  # the computer (player 2) starts
+        await until(lambda: controller.notice is not None and controller.thinking() is None)
+        assert controller.notice == t("en", "notice.more-failed")
+        assert "Online play, the computer" in page.shown.banners
+        page.paint()
+        assert saved(storage)["match"]["bot_moves"] == 0
+        monkeypatch.undo()  # app-more.zip loads on the next visit
+        again = booted(storage, MemoryPage())
+        again.kick()  # as the page does once booted
+        await until(lambda: again.session is not None
+                    and again.session.seat.to_think() is None)
+        assert len(again.session.view()["log"]) == 2  # type: ignore[union-attr]
 
     run(scenario)
 

@@ -98,8 +98,15 @@ def _resolve(module: str | None, level: int, package: str) -> str | None:
     return f"{base}.{module}" if module else base
 
 
+def _type_checking(test: ast.expr) -> bool:
+    """Whether an ``if`` tests ``TYPE_CHECKING`` (or ``typing.TYPE_CHECKING``): never run."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
 def _ast_imports(tree: ast.AST, package: str, nested: bool) -> set[str]:
-    """Imports in tree; inside functions too when nested, else only module-level ones."""
+    """Imports in tree; inside functions too when nested, else only module-level ones; none
+    of an ``if TYPE_CHECKING:`` block."""
     found: set[str] = set()
     todo: list[ast.AST] = [tree]
     while todo:
@@ -108,6 +115,9 @@ def _ast_imports(tree: ast.AST, package: str, nested: bool) -> set[str]:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 if not nested:
                     continue
+            if isinstance(child, ast.If) and _type_checking(child.test):
+                todo.append(ast.Module(body=child.orelse, type_ignores=[]))  # its else only
+                continue
             if isinstance(child, ast.Import):
                 found.update(alias.name for alias in child.names)
             elif isinstance(child, ast.ImportFrom):

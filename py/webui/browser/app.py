@@ -34,18 +34,19 @@ from webui.text.i18n import LANG_KEY, pick_language, t
 if TYPE_CHECKING:
     from webui.match.controller import MatchController
 
-LATER = ("lostcities", "lostcities.bots", "webui.screens.match", "webui.match.session",
-         "webui.match.hint", "webui.match.controller")
-"""What the controller needs (the engine, the bots, the screens), in app.zip: imported one at a
-time just after the page is ready, so that a click waiting is handled in between."""
+LATER = ("lostcities", "webui.screens.match", "webui.match.session", "webui.match.hint",
+         "webui.match.controller")
+"""What the controller needs (the engine, the seats, the screens), in app.zip: imported one at
+a time just after the page is ready, so that a click waiting is handled in between."""
 PLUGINS = "webui.browser.plugins"
 """The controller's plug-ins: in app-more.zip, imported by name (boot/build/app_zip.py puts
 what the page's script reaches in app.zip, and this is how it reaches the rest)."""
-MORE = ("webui.browser.online.net", "webui.online.lobby", "webui.browser.online.lobby_browser",
+MORE = ("lostcities.bots", "webui.browser.online.net", "webui.online.lobby",
+        "webui.browser.online.lobby_browser",
         "webui.features.history", "webui.features.replay", "webui.features.calculator",
         "webui.features.keeper", "webui.player.players", "webui.browser.player_page", PLUGINS)
-"""What app-more.zip adds (online play, the player's features), imported the same way once it
-is mounted."""
+"""What app-more.zip adds (the computer's bots, online play, the player's features), imported
+the same way once it is mounted."""
 
 
 def _stored(key: str) -> str | None:

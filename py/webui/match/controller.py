@@ -425,8 +425,10 @@ class MatchController:
         self._thinking = self.spawn(self._think(session))
 
     async def _think(self, session: Session) -> None:
-        """Play the computer's moves, thinking in time slices, until it is not to move."""
+        """Play the computer's moves, thinking in time slices, until it is not to move. If
+        it fails, it says so and tries again at the player's next click, not before."""
         seat = session.seat
+        failed = True
         try:
             while self.session is session and seat.to_think() is not None:
                 self.render()  # shows that it is thinking
@@ -434,13 +436,18 @@ class MatchController:
                 if self.session is not session:
                     break  # the match was left meanwhile
                 seat.play_thought(move)  # shown and saved as the seat's change
+            failed = False
+        except ImportError as exc:  # app-more.zip, which holds the bots, was not loaded
+            self.page.log(f"computer: {exc!r}")
+            self.notice = t(self.lang, "notice.more-failed")
         except Exception as exc:  # keep the page alive; say what broke
             self.page.log(f"computer: {exc!r}")
             self.notice = t(self.lang, "error.engine", reason=str(exc))
         finally:
             self._thinking = None
         self.render()
-        self.kick()  # a match started meanwhile may be waiting for its computer
+        if not failed:
+            self.kick()  # a match started meanwhile may be waiting for its computer
 
     def thinking(self) -> int | None:
         """The player the computer is thinking for now, or None."""

@@ -1,18 +1,31 @@
 """The computer's thinking, for its seat and for the hint: the bot of an app level, its move
 as stepwise work (`think_steps`), and that work run in time slices (`run_sliced`) so the page
 stays responsive. Browser-free: between two slices it awaits the `pause` handed in.
+
+The bots (`lostcities.bots`) are imported by name when the computer first thinks: the page's
+first screen does without them, so the build puts them in app-more.zip (boot/build/app_zip.py),
+and a page that could not load that zip raises ImportError here, not at its boot.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import random
 import time
 from collections.abc import Awaitable, Callable
-
-from lostcities.bots import LEVELS, Bot, StrongBot, make_bot
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from webui.match.seats import Move, Steps, View
+
+if TYPE_CHECKING:
+    from lostcities.bots import Bot
+
+BOTS = "lostcities.bots"
+"""The bots' package, imported by name (`bots`)."""
+LEVEL_NAMES = ("easy", "medium", "hard")
+"""The app's levels, the keys of the bots' ``LEVELS`` (known without importing them)."""
 
 HARD_TIME_LIMIT = 0.7
 """Seconds of wall time a Hard move may think (the page's slices included), so it moves in
@@ -27,17 +40,30 @@ def level_bot(level: str, time_limit: float | None = HARD_TIME_LIMIT,
 
     Hard thinks at most `time_limit` seconds a move (None: its whole playout budget, which
     makes it deterministic); `playouts` overrides the level's budget."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
-    name, budget = LEVELS[level]
+    check_level(level)
+    found = bots()
+    name, budget = found.LEVELS[level]
     if name == "strong":
-        return StrongBot(playouts or budget or 1, time_limit=time_limit)
-    return make_bot(name)
+        strong: Bot = found.StrongBot(playouts or budget or 1, time_limit=time_limit)
+        return strong
+    made: Bot = found.make_bot(name)
+    return made
+
+
+def check_level(level: str) -> None:
+    """ValueError unless `level` is one of LEVEL_NAMES."""
+    if level not in LEVEL_NAMES:
+        raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVEL_NAMES)}")
+
+
+def bots() -> ModuleType:
+    """The bots' package (ImportError where app-more.zip could not be loaded)."""
+    return importlib.import_module(BOTS)
 
 
 def think_steps(bot: Bot, view: View, rng: random.Random) -> Steps:
     """The bot's move for `view` as stepwise work (bots without steps answer at once)."""
-    if isinstance(bot, StrongBot):
+    if isinstance(bot, bots().StrongBot):
         move: Move = yield from bot.choose_steps(view, rng)
         return move
     return bot.choose(view, rng)

@@ -100,10 +100,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "notice.dismiss": ("Dismiss", "Cerrar"),
     "notice.resumed": ("Match resumed.", "Partida reanudada."),
     "notice.more-failed": (
-        "Online play and your stats could not be loaded; this device's matches play on. "
-        "Reload the page to try again.",
-        "No se pudieron cargar el juego en línea ni tus estadísticas; las partidas en este "
-        "dispositivo siguen. Recarga la página para intentarlo de nuevo.",
+        "Online play, the computer and your stats could not be loaded; matches between two "
+        "players on this device play on, and every match is kept. Reload the page to try "
+        "again.",
+        "No se pudieron cargar el juego en línea, el ordenador ni tus estadísticas; las "
+        "partidas entre dos jugadores en este dispositivo siguen, y todas se conservan. "
+        "Recarga la página para intentarlo de nuevo.",
     ),
     "update.offer": (
         "A new version of the game is ready. Your saved match is kept.",

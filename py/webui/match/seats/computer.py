@@ -12,13 +12,12 @@ import random
 from typing import Any, ClassVar
 
 import lostcities
-from lostcities.bots import LEVELS
 
 from webui.match.seats import Move, Refusal, Seat, Steps, View, refusal_of, refused
-from webui.match.thinking import HARD_TIME_LIMIT, level_bot, think_steps
+from webui.match.thinking import (
+    HARD_TIME_LIMIT, LEVEL_NAMES, check_level, level_bot, think_steps,
+)
 
-LEVEL_NAMES = tuple(LEVELS)
-"""The computer's levels: ``easy``, ``medium``, ``hard``."""
 OPPONENTS = ("human", *LEVEL_NAMES)
 """Values of the setup's ``data-option="opponent"``: another person, or a bot level."""
 PACE = 0.3
@@ -39,7 +38,7 @@ class BotMatch(Seat):
 
     def __init__(self, state: lostcities.State, level: str, human: int = 0,
                  seed: int = 0, moves: int = 0) -> None:
-        level_bot(level)  # validates the level
+        check_level(level)
         if human not in (0, 1) or isinstance(human, bool):
             raise ValueError("the human's seat must be 0 or 1")
         self._state = state
@@ -53,7 +52,7 @@ class BotMatch(Seat):
     def new(cls, options: lostcities.Options, seed: int, first_player: int,
             names: tuple[str, str], level: str, human: int = 0) -> BotMatch:
         """A new match against the bot of `level` (ValueError on bad arguments)."""
-        level_bot(level)
+        check_level(level)
         state = lostcities.new_match(options, seed=seed, first_player=first_player,
                                      names=names)
         return cls(state, level, human, seed)
