@@ -160,3 +160,25 @@ def test_html_is_made_to_import_its_entity_table_where_unescaping_needs_it() -> 
     # an html whose import of the table changed upstream stops the build, not the page
     with pytest.raises(AppZipError, match="entity table"):
         lazy_table(source.replace("html5 as _html5", "html5"))
+
+
+def test_mount_leaves_a_package_it_cannot_import_alone(tmp_path: Path) -> None:
+    # PyScript's package, named in the manifest, cannot be imported in the boot snapshot's
+    # worker (no PyScript there): the other packages are mounted all the same.
+    archive = tmp_path / "more.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr(MANIFEST, "needs_a_page\nhtml\n")
+        zf.writestr("needs_a_page/__init__.py", "import polyscript\n")
+        zf.writestr("html/extra.py", "VALUE = 7\n")
+    code = STAND_INS + f"""
+import sys
+sys.path[:0] = [{str(archive)!r}, {str(PY)!r}]
+from webui.browser.boot.more import mount
+print(mount({str(archive)!r}))
+from html.extra import VALUE
+print(VALUE)
+"""
+    result = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
+                            timeout=60, cwd=PY)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["['html']", "7"]

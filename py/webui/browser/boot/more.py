@@ -25,16 +25,21 @@ MANIFEST = "more-packages.txt"
 
 def mount(archive: str) -> list[str]:
     """Make the modules of the zip at `archive` importable: each package named in its
-    MANIFEST gets the zip's folder of that package on its search path (once). Returns those
-    packages."""
+    MANIFEST gets the zip's folder of that package on its search path (once). A package this
+    runtime cannot import is left alone (PyScript's, in the boot snapshot's worker, which has
+    no PyScript: the page mounts the zip again). Returns the packages mounted."""
     manifest = zipimport.zipimporter(archive).get_data(f"{archive}/{MANIFEST}")
-    packages = manifest.decode("utf-8").split()
-    for name in packages:
-        path = importlib.import_module(name).__path__
+    mounted = []
+    for name in manifest.decode("utf-8").split():
+        try:
+            path = importlib.import_module(name).__path__
+        except ImportError:
+            continue
         folder = f"{archive}/{name.replace('.', '/')}"
         if folder not in path:
             path.append(folder)  # a path never searched before: no finder's cache to clear
-    return packages
+        mounted.append(name)
+    return mounted
 
 
 async def load_more() -> bool:
