@@ -37,7 +37,7 @@ const PAGE = new URL("./", self.location).href;
 /* Where each cache keeps the list it was filled from (never a real file of the site). */
 const LIST_KEY = new URL("./__precache-list__.json", self.location).href;
 const JOIN = /^join\/([A-Za-z0-9_-]{1,64})\/?$/;
-const STDLIB = "static/vendor/pyodide/python_stdlib.zip";
+const STDLIB = "static/vendor/pyodide/python_stdlib.zip.gz";
 const STDLIB_URL = new URL(STDLIB, self.location).href;
 
 function absolute(url) {

@@ -24,6 +24,8 @@ import { loadPyodide as loadRuntime, version } from "../static/vendor/pyodide/py
 import * as snapshots from "./snapshot.mjs";
 import * as wasmCache from "./wasm-cache.mjs";
 
+snapshots.unpackStdlibRequests();  // the standard library ships gzipped
+
 const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
 const { APP_URL, APP_PATH } = snapshots;  // app.zip: first on sys.path, never extracted
 const RETRIED = "lostcities.bytecode-retried";  // sessionStorage: retried once from the sources

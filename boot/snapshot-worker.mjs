@@ -4,7 +4,8 @@
  * Message in: {modules}, the names of the modules the page has imported (or, for a page's first
  * boot, {modules, raw: true, wasm}: see `raw` below). It boots Pyodide with
  * its private `_makeSnapshot` option, from the same files and the same standard library zip as
- * the page (the service worker answers both; the wasm comes from the HTTP cache as the page's
+ * the page (unpacked as the page does: snapshot.mjs `unpackStdlibRequests`; the service worker
+ * answers both; the wasm comes from the HTTP cache as the page's
  * does, boot/wasm-cache.mjs), puts app.zip first on sys.path as the page does, mounts
  * app-more.zip (not for `raw`), imports those
  * modules (a module that cannot be imported here, such as PyScript's, is left to the page),
@@ -19,8 +20,12 @@
  */
 import "./no-stack-switching.mjs";  // first: before the runtime is evaluated
 import { loadPyodide, version } from "../static/vendor/pyodide/pyodide.mjs";
-import { APP_PATH, APP_URL, MORE_PATH, MORE_URL, encode, sha256, zipBytes } from "./snapshot.mjs";
+import {
+  APP_PATH, APP_URL, MORE_PATH, MORE_URL, encode, sha256, unpackStdlibRequests, zipBytes,
+} from "./snapshot.mjs";
 import { fromHttpCache, keptValidators, nextModule } from "./wasm-cache.mjs";
+
+unpackStdlibRequests();  // the standard library ships gzipped
 
 const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
 const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;

@@ -29,6 +29,12 @@ export const APP_URL = new URL("../static/vendor/app.zip.gz", import.meta.url).h
  * py/webui/browser/boot/more.py): a snapshot holds its modules, mounted. */
 export const MORE_PATH = "/lib/lostcities-app-more.zip";
 export const MORE_URL = new URL("../static/vendor/app-more.zip.gz", import.meta.url).href;
+/* The runtime's standard library, shipped gzipped whole (scripts/build.py); the service worker
+ * answers this URL with its kept bytecode zip, plain (boot/sw-kept.js). */
+export const STDLIB_URL = new URL("../static/vendor/pyodide/python_stdlib.zip.gz",
+                                  import.meta.url).href;
+/* What the runtime asks for itself (loadPyodide fetches indexURL + "python_stdlib.zip"). */
+const STDLIB_ZIP_URL = new URL("../static/vendor/pyodide/python_stdlib.zip", import.meta.url).href;
 const MAGIC = 0x3253434c;  // "LCS2"; boot/sw-kept.js checks the layout too
 const PAGE = 65536;
 const HEADER = 24;
@@ -135,6 +141,22 @@ export async function zipBytes(url) {
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
   const unpacked = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(unpacked).arrayBuffer());
+}
+
+/* Answer the runtime's own request for its standard library zip, in this page or worker, with
+ * STDLIB_URL unpacked (zipBytes); every other request is fetched as before. Installed once,
+ * before the runtime starts (the runtime fetches with the global fetch). */
+export function unpackStdlibRequests() {
+  const fetchFirst = globalThis.fetch;
+  if (fetchFirst.unpacksStdlib) return;
+  const answering = (input, init) => {
+    const url = input instanceof Request ? input.url : new URL(input, location.href).href;
+    if (url !== STDLIB_ZIP_URL) return fetchFirst(input, init);
+    return zipBytes(STDLIB_URL).then((bytes) => new Response(bytes, {
+      headers: {"Content-Type": "application/zip"}}));
+  };
+  answering.unpacksStdlib = true;
+  globalThis.fetch = answering;
 }
 
 export async function sha256(buffer) {

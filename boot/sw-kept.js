@@ -5,10 +5,11 @@
  * - Bytecode: Pyodide compiles every standard module from source at each boot. Once a page has
  *   booted, it compiles the standard library zip (py/webui/browser/boot/bytecode.py) and posts
  *   {type: "bytecode", key: {runtime, stdlib, app}, zip}. The worker keeps the zip in this
- *   version's cache (under BYTECODE_KEY), and answers the runtime's request for
- *   python_stdlib.zip with it from then on, only if it is what a page of this version compiles
- *   (checkBytecode): the key names this version's runtime (the Pyodide release), standard
- *   library zip and app.zip (their precache hashes), and the zip, read from its central
+ *   version's cache (under BYTECODE_KEY), and answers the page's request for
+ *   python_stdlib.zip.gz with it (a plain zip, which the page takes as it is) from then on,
+ *   only if it is what a page of this version compiles (checkBytecode): the key names this
+ *   version's runtime (the Pyodide release), standard library zip and app.zip (the precache
+ *   hashes of what they unpack to), and the zip, read from its central
  *   directory, holds exactly the entries of this version's standard library zip, unchanged
  *   (same CRC-32 and size), a `.pyc` beside each `.py`, and the marker, all stored. Anything
  *   else is refused ({kept: false, reason}) and the kept zip, if any, stays. A new version
@@ -73,12 +74,12 @@ async function keepBytecode({key, zip}) {
 
 /* Why `zip` is not the bytecode zip that a page of this version compiles, or "" if it is. */
 async function checkBytecode(cache, key, zip) {
-  const keyRefusal = await checkKey(cache, key, hashOf(STDLIB));
+  const keyRefusal = await checkKey(cache, key, unpackedHashOf(STDLIB));
   if (keyRefusal) return keyRefusal;
   if (!(zip instanceof ArrayBuffer) || zip.byteLength > BYTECODE_MAX_BYTES) return "not a zip";
   const entries = zipEntries(zip);
   const original = await cache.match(STDLIB_URL);
-  const sources = original && zipEntries(await original.arrayBuffer());
+  const sources = original && zipEntries(await unpacked(original));
   if (!entries) return "not a zip";
   if (!sources) return "this version's standard library is missing";
   const expected = new Map([[BYTECODE_MARKER, null]]);
@@ -118,22 +119,26 @@ async function checkKey(cache, key, stdlib) {
   return "";
 }
 
-/* The precache hash of a file of this version. */
-function hashOf(url) {
-  return PRECACHE.files.find((file) => file.url === url)?.hash;
-}
-
-/* The precache hash of what a gzipped file of this version unpacks to (app.zip.gz: the zip the
- * page imports from, which the key's `app` names). */
+/* The precache hash of what a gzipped file of this version unpacks to (app.zip.gz and the
+ * standard library's: the zips the runtime imports from, which a key names). */
 function unpackedHashOf(url) {
   return PRECACHE.files.find((file) => file.url === url)?.unpacked;
 }
 
 /* The hash of the standard library zip that this version serves now: the bytecode zip if one
- * is kept, else the precached one. */
+ * is kept, else the precached one's, unpacked. */
 async function servedStdlib(cache) {
   const kept = await cache.match(BYTECODE_KEY);
-  return kept ? kept.headers.get("X-LC-Hash") : hashOf(STDLIB);
+  return kept ? kept.headers.get("X-LC-Hash") : unpackedHashOf(STDLIB);
+}
+
+/* A gzipped file's body unpacked (an ArrayBuffer), or as it is if the host sent it decoded, as
+ * boot/snapshot.mjs `zipBytes` takes it. */
+async function unpacked(response) {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.buffer;
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).arrayBuffer();
 }
 
 async function sha256(buffer) {

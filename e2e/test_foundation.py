@@ -220,7 +220,7 @@ def test_a_failed_worker_boot_falls_back_to_the_page(
                 refused.append(route.request.url)
                 route.fulfill(status=404)
 
-        page.route("**/python_stdlib.zip", first_refused)
+        page.route("**/python_stdlib.zip.gz", first_refused)
 
     app = open_app(setup=fail)
     page = app.page

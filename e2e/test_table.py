@@ -251,7 +251,7 @@ def test_a_whole_match_with_every_option_on_a_first_visit(
     assert "jobs" in bot.seen
     assert failed == []
     assert [url for url in app.requests if any(c in url for c in PLUGIN_CHUNKS)] == []
-    assert any(url.endswith("/python_stdlib.zip") for url in app.requests)
+    assert any(url.endswith("/python_stdlib.zip.gz") for url in app.requests)
     page = app.page
     click(page, {"action": "new-match"})
     assert page.evaluate("document.body.dataset.screen") == "setup"

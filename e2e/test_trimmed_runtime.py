@@ -7,6 +7,8 @@ and docstrings stripped (boot/build/trim_stdlib.py), and no unused PyScript plug
 
 from __future__ import annotations
 
+import gzip
+import io
 import json
 import shutil
 import subprocess
@@ -22,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "boot" / "build"))
 from trim_stdlib import FALLBACKS  # noqa: E402  (boot/build/trim_stdlib.py)
 
-SHIPPED = ROOT / "static" / "vendor" / "pyodide" / "python_stdlib.zip"
+SHIPPED = ROOT / "static" / "vendor" / "pyodide" / "python_stdlib.zip.gz"  # gzipped whole
 FULL = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
 PLUGIN_CHUNKS = ("py-editor-", "py-game-", "py-terminal-", "donkey-", "deprecations-manager-",
                  "codemirror", "xterm", "/zip-")
@@ -132,7 +134,8 @@ def native_playouts() -> list[dict[str, object]]:
 
 def test_the_built_stdlib_is_trimmed(lc_server: Server) -> None:
     """lc_server has run the build."""
-    with zipfile.ZipFile(SHIPPED) as shipped, zipfile.ZipFile(FULL) as full:
+    with zipfile.ZipFile(io.BytesIO(gzip.decompress(SHIPPED.read_bytes()))) as shipped, \
+            zipfile.ZipFile(FULL) as full:
         kept, everything = set(shipped.namelist()), set(full.namelist())
     assert kept < everything
     assert {"asyncio/__init__.py", "json/__init__.py", "random.py", "pyodide/ffi/__init__.py",
@@ -158,8 +161,10 @@ def test_stripped_sources_compile_to_the_same_code_in_pyodide(tmp_path: Path) ->
     if node is None:
         pytest.fail("node is missing (it is needed for `npm ci` too)")
     script = tmp_path / "check.mjs"
+    unpacked = tmp_path / "python_stdlib.zip"
+    unpacked.write_bytes(gzip.decompress(SHIPPED.read_bytes()))
     script.write_text(NODE_CHECK % (ROOT / "node_modules" / "pyodide" / "pyodide.mjs",
-                                    json.dumps(str(SHIPPED)),
+                                    json.dumps(str(unpacked)),
                                     repr(FALLBACKS)))
     result = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr

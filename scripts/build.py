@@ -8,8 +8,9 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
     static/vendor/pyodide/    pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
                               package.json (its release, which sw.js checks) (npm: pyodide),
                               pyodide-lock.json WITHOUT its package index (the site ships
-                              no package), and python_stdlib.zip TRIMMED to what the game
-                              imports (boot/build/trim_stdlib.py)
+                              no package), and python_stdlib.zip.gz: the standard library
+                              TRIMMED to what the game imports (boot/build/trim_stdlib.py),
+                              gzipped whole (the page unpacks it for the runtime)
     static/vendor/pyscript/   core.js and the chunks it imports, without the plugins the page
                               turns off ("!name" in static/pyscript.json and index.html's
                               <mpy-config>) and what only those import, without zip.js
@@ -56,7 +57,7 @@ from pathlib import Path
 from precache import PrecacheError, write_precache  # scripts/precache.py
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "boot" / "build"))
-from app_zip import AppZipError, build_app_zip  # noqa: E402  (boot/build/app_zip.py)
+from app_zip import AppZipError, build_app_zip, gzip_whole  # noqa: E402  (boot/build/app_zip.py)
 from shell_text import write_shell_script  # noqa: E402  (boot/build/shell_text.py)
 from trim_stdlib import TrimError, trim  # noqa: E402  (boot/build/trim_stdlib.py)
 
@@ -68,6 +69,8 @@ PYODIDE_FILES = (
     "package.json",
 )
 STDLIB = "python_stdlib.zip"
+SHIPPED_STDLIB = "python_stdlib.zip.gz"
+"""The trimmed standard library as shipped: a zip of stored entries, gzipped whole."""
 LOCK = "pyodide-lock.json"
 # A chunk's imports: `from"./x.js"`, `import"./x.js"`, `import("./x.js")`.
 CHUNK_IMPORT = re.compile(r'(?:from|import)\s*\(?\s*"\./([\w.-]+\.js)"')
@@ -210,13 +213,14 @@ def build(root: Path) -> None:
     vendor = root / "static" / "vendor"
     pyodide = npm_files(modules / "pyodide", PYODIDE_FILES + (STDLIB,))
     data, kept = trim(pyodide[STDLIB], root / "py")
-    made = {STDLIB: data, LOCK: packageless_lock(pyodide[LOCK])}
+    made = {SHIPPED_STDLIB: gzip_whole(data), LOCK: packageless_lock(pyodide[LOCK])}
     written = {name: vendor / "pyodide" / f".made-{name}.{os.getpid()}.tmp" for name in made}
     (vendor / "pyodide").mkdir(parents=True, exist_ok=True)
     try:
         for name, path in written.items():
             path.write_bytes(made[name])
-        sync_folder({**pyodide, **written}, vendor / "pyodide")
+        shipped = {name: path for name, path in pyodide.items() if name != STDLIB}
+        sync_folder({**shipped, **written}, vendor / "pyodide")
     finally:
         for path in written.values():
             path.unlink(missing_ok=True)

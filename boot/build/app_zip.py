@@ -53,7 +53,6 @@ FIRST_SCREEN = ("webui.browser.main",)
 """The page's script (index.html): what it reaches goes in app.zip."""
 ZIP_DATE = (2020, 1, 1, 0, 0, 0)
 """Fixed timestamp, so that the zip is byte-identical for identical sources."""
-STDLIB = "python_stdlib.zip"
 LATER_EXTRAS = ("html.entities", "pyscript.fs", "pyscript.media", "pyscript.web")
 """Modules compiled with the app that are not the app's (a SHADOWED standard module, PyScript's
 package) and that neither the first screen nor PyScript imports: they go in app-more.zip."""
@@ -135,13 +134,14 @@ def _replace_if_changed(tmp: Path, dest: Path) -> None:
         os.replace(tmp, dest)
 
 
-def compile_app(sources: Path, dest: Path, pyodide: Path, pyscript: Path) -> None:
+def compile_app(sources: Path, dest: Path, pyodide: Path, pyscript: Path,
+                stdlib: Path) -> None:
     """Write dest: the zip `sources` with every module compiled to a sourceless pyc by the
-    runtime's own CPython, and pycs for PyScript's own package (compile_app.mjs under Node),
-    unless dest is newer than the sources, the runtime, PyScript and the compiler."""
+    runtime's own CPython (with the standard library zip `stdlib`), and pycs for PyScript's
+    own package (compile_app.mjs under Node), unless dest is newer than the sources, the
+    runtime, PyScript and the compiler."""
     compiler = Path(__file__).with_name("compile_app.mjs")
-    inputs = (sources, compiler, pyodide / "pyodide.asm.wasm", pyodide / STDLIB,
-              *pyscript.glob("*.js"))
+    inputs = (sources, compiler, pyodide / "pyodide.asm.wasm", stdlib, *pyscript.glob("*.js"))
     if dest.is_file() and all(dest.stat().st_mtime_ns > p.stat().st_mtime_ns for p in inputs):
         return
     node = shutil.which("node")
@@ -149,7 +149,7 @@ def compile_app(sources: Path, dest: Path, pyodide: Path, pyscript: Path) -> Non
         raise AppZipError("node is needed to compile the app (npm installs it with Node.js)")
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
     result = subprocess.run([node, str(compiler), str(pyodide), str(pyscript), str(sources),
-                             str(tmp)],
+                             str(tmp), str(stdlib)],
                             capture_output=True, text=True)
     if result.returncode != 0 or not tmp.is_file():
         tmp.unlink(missing_ok=True)
@@ -192,9 +192,15 @@ def split_app(compiled: Path, first: set[str], app: Path, more: Path) -> list[st
                 info.external_attr = 0o644 << 16
                 zf.writestr(info, data)
         tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(gzip.compress(stored.getvalue(), compresslevel=9, mtime=0))
+        tmp.write_bytes(gzip_whole(stored.getvalue()))
         _replace_if_changed(tmp, dest)
     return sorted(extended)
+
+
+def gzip_whole(data: bytes) -> bytes:
+    """`data` (a zip of stored entries) as one gzip member, with no time and no file name in
+    its header: the same bytes give the same file."""
+    return gzip.compress(data, compresslevel=9, mtime=0)
 
 
 def build_app_zip(py_dir: Path, vendor: Path, stdlib: Path) -> list[Path]:
@@ -206,7 +212,7 @@ def build_app_zip(py_dir: Path, vendor: Path, stdlib: Path) -> list[Path]:
         (vendor / name).unlink(missing_ok=True)
     sources = zip_packages(py_dir, stdlib, vendor / APP_SOURCES)
     compile_app(vendor / APP_SOURCES, vendor / APP_COMPILED, vendor / "pyodide",
-                vendor / "pyscript")
+                vendor / "pyscript", stdlib)
     split_app(vendor / APP_COMPILED, app_modules(py_dir, FIRST_SCREEN)[0], vendor / APP,
               vendor / MORE)
     return sources

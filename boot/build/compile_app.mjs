@@ -2,6 +2,7 @@
 // app_zip.py beside it, which scripts/build.py runs at build time).
 //
 // usage: node boot/build/compile_app.mjs <pyodide dir> <pyscript dir> <sources.zip> <bytecode.zip>
+//                                        <stdlib.zip>
 //
 // - Every `name.py` of sources.zip becomes `name.pyc` in bytecode.zip: a pyc the import system
 //   loads without a source next to it (sourceless), compiled as the file `name.py` (what
@@ -21,10 +22,10 @@ import fs from "fs";
 import path from "path";
 import { pathToFileURL } from "url";
 
-const [pyodideDir, pyscriptDir, sourcesZip, bytecodeZip] = process.argv.slice(2);
-if (!bytecodeZip) {
+const [pyodideDir, pyscriptDir, sourcesZip, bytecodeZip, stdlibZip] = process.argv.slice(2);
+if (!stdlibZip) {
   console.error("usage: node boot/build/compile_app.mjs <pyodide dir> <pyscript dir> " +
-                "<sources.zip> <bytecode.zip>");
+                "<sources.zip> <bytecode.zip> <stdlib.zip>");
   process.exit(2);
 }
 
@@ -55,7 +56,9 @@ const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodid
 // Compiled without column positions (CPython's PYTHONNODEBUGRANGES, as `-X no_debug_ranges`):
 // tracebacks keep their line numbers but lose the ^^^ under the failing expression, and the
 // bytecode is a fifth smaller (docs/performance.md).
+// The standard library as a zip (the site ships it gzipped: the npm package's whole one here).
 const pyodide = await loadPyodide({ indexURL: path.resolve(pyodideDir) + "/",
+                                    stdLibURL: path.resolve(stdlibZip),
                                     env: { PYTHONNODEBUGRANGES: "1" } });
 pyodide.FS.writeFile("/tmp/sources.zip", fs.readFileSync(sourcesZip));
 pyodide.globals.set("PYSCRIPT", JSON.stringify(pyscriptPackage(pyscriptDir)));

@@ -12,8 +12,8 @@ stdlib zip.
 
 from __future__ import annotations
 
+import gzip
 import random
-import shutil
 import sys
 import zipfile
 from pathlib import Path
@@ -48,8 +48,10 @@ MODULES = """() => new Promise((resolve) => {
 
 
 def full_stdlib(site: Path) -> None:
-    """Put Pyodide's full standard library zip back into the built site."""
-    shutil.copyfile(FULL_STDLIB, site / "static" / "vendor" / "pyodide" / "python_stdlib.zip")
+    """Put Pyodide's full standard library zip back into the built site (gzipped, as the site
+    ships its own)."""
+    shipped = site / "static" / "vendor" / "pyodide" / "python_stdlib.zip.gz"
+    shipped.write_bytes(gzip.compress(FULL_STDLIB.read_bytes(), mtime=0))
 
 
 def modules_of(page: Page) -> set[str]:

@@ -19,10 +19,10 @@ nor FALLBACKS, which the runtime never imports.
 Each kept source loses its comments and docstrings (a docstring becomes "", as with
 `python -OO`, and every line keeps its number, so tracebacks still point at the right line of
 the upstream source): that halves what is shipped (0.83 MB to about 0.49 MB deflated). Its
-blocks are then indented one space a level instead of four (18 KB less). Entries
-are deflated, in a fixed order with a fixed date (identical inputs give identical bytes), so the
-size does not depend on the host compressing .zip responses; docs/performance.md compares
-stored entries compressed on the wire.
+blocks are then indented one space a level instead of four (18 KB less). Entries are stored,
+in a fixed order with a fixed date (identical inputs give identical bytes): scripts/build.py
+gzips the zip whole (python_stdlib.zip.gz), 0.41 MB, so the size does not depend on the host
+compressing responses, and the page unpacks it for the runtime (boot/snapshot.mjs).
 
 Usage: python3 boot/build/trim_stdlib.py [--record] [--runs 2]
 """
@@ -36,7 +36,6 @@ import re
 import sys
 import tokenize
 import zipfile
-import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -281,7 +280,8 @@ def kept_files(stdlib: zipfile.ZipFile, recorded: set[str], roots: set[str]) -> 
 
 
 def trim(source: Path, py_dir: Path, allowlist: Path = ALLOWLIST) -> tuple[bytes, int]:
-    """The trimmed zip's bytes and the number of modules it holds."""
+    """The trimmed zip's bytes (stored entries: the build gzips it whole) and the number of
+    modules it holds."""
     recorded = read_allowlist(allowlist)
     with zipfile.ZipFile(source) as stdlib:
         names = set(stdlib.namelist())
@@ -293,10 +293,8 @@ def trim(source: Path, py_dir: Path, allowlist: Path = ALLOWLIST) -> tuple[bytes
         with zipfile.ZipFile(buffer, "w") as out:
             for entry in entries:
                 info = zipfile.ZipInfo(entry, date_time=ZIP_DATE)
-                info.compress_type = zipfile.ZIP_DEFLATED
                 info.external_attr = 0o644 << 16
-                out.writestr(info, narrow_indents(strip_source(stdlib.read(entry))),
-                             compresslevel=zlib.Z_BEST_COMPRESSION)
+                out.writestr(info, narrow_indents(strip_source(stdlib.read(entry))))
     return buffer.getvalue(), len(entries)
 
 
