@@ -213,14 +213,16 @@ def build(root: Path) -> None:
     vendor = root / "static" / "vendor"
     pyodide = npm_files(modules / "pyodide", PYODIDE_FILES + (STDLIB,))
     data, kept = trim(pyodide[STDLIB], root / "py")
-    made = {SHIPPED_STDLIB: gzip_whole(data), LOCK: packageless_lock(pyodide[LOCK])}
-    written = {name: vendor / "pyodide" / f".made-{name}.{os.getpid()}.tmp" for name in made}
     (vendor / "pyodide").mkdir(parents=True, exist_ok=True)
+    stdlib = vendor / "pyodide" / SHIPPED_STDLIB
+    gzip_whole(data, stdlib)  # left alone if unchanged
+    made = {LOCK: packageless_lock(pyodide[LOCK])}
+    written = {name: vendor / "pyodide" / f".made-{name}.{os.getpid()}.tmp" for name in made}
     try:
         for name, path in written.items():
             path.write_bytes(made[name])
         shipped = {name: path for name, path in pyodide.items() if name != STDLIB}
-        sync_folder({**shipped, **written}, vendor / "pyodide")
+        sync_folder({**shipped, **written, SHIPPED_STDLIB: stdlib}, vendor / "pyodide")
     finally:
         for path in written.values():
             path.unlink(missing_ok=True)

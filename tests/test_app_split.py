@@ -23,7 +23,7 @@ STDLIB = ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
 sys.path.insert(0, str(ROOT / "boot" / "build"))
 
 from app_zip import (  # noqa: E402
-    FIRST_SCREEN, MANIFEST, AppZipError, lazy_table, split_app, zip_packages,
+    FIRST_SCREEN, MANIFEST, AppZipError, gzip_whole, lazy_table, split_app, zip_packages,
 )
 from trim_stdlib import ENTRIES, app_modules  # noqa: E402
 
@@ -182,3 +182,21 @@ print(VALUE)
                             timeout=60, cwd=PY)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["['html']", "7"]
+
+
+def test_gzip_whole_makes_a_smaller_member_and_leaves_an_unchanged_one_alone(
+    tmp_path: Path,
+) -> None:
+    data = b"".join(f"module {i} = {i * i}\n".encode() for i in range(20_000))
+    dest = tmp_path / "some.zip.gz"
+    gzip_whole(data, dest)
+    made = dest.read_bytes()
+    assert gzip.decompress(made) == data
+    assert len(made) < len(gzip.compress(data, 9, mtime=0))  # Zopfli beats zlib's best
+    dest.touch()
+    stamp = dest.stat().st_mtime_ns
+    gzip_whole(data, dest)  # the same bytes: not made again
+    assert dest.stat().st_mtime_ns == stamp and dest.read_bytes() == made
+    dest.write_bytes(b"not gzip")
+    gzip_whole(data, dest)  # anything else is made again
+    assert dest.read_bytes() == made

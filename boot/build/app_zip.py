@@ -18,9 +18,10 @@ neither shipped nor precached). The compiled zip is then split:
   also holds `MANIFEST`: the packages of app.zip that it adds modules to, one per line, whose
   search path the page extends when it mounts the zip.
 
-Each is a zip of stored (uncompressed) entries, gzipped whole: compressed as one stream, its
-modules share their names and their bytecode's patterns, so it is 0.87x the zip deflated entry by
-entry (docs/performance.md). The page unpacks it (boot/snapshot.mjs `zipBytes`) and imports
+Each is a zip of stored (uncompressed) entries, gzipped whole by Zopfli (`gzip_whole`, as
+scripts/build.py does the standard library): compressed as one stream, its modules share their
+names and their bytecode's patterns, so it is 0.83x the zip deflated entry by entry
+(docs/performance.md). The page unpacks it (boot/snapshot.mjs `zipBytes`) and imports
 from the zip.
 
 Each step leaves its output alone when nothing changed, and the same sources give the same bytes.
@@ -35,6 +36,7 @@ import os
 import shutil
 import subprocess
 import zipfile
+import zlib
 from pathlib import Path
 
 from trim_stdlib import SHADOWED, app_modules, module_file
@@ -144,11 +146,8 @@ def compile_app(sources: Path, dest: Path, pyodide: Path, pyscript: Path,
     inputs = (sources, compiler, pyodide / "pyodide.asm.wasm", stdlib, *pyscript.glob("*.js"))
     if dest.is_file() and all(dest.stat().st_mtime_ns > p.stat().st_mtime_ns for p in inputs):
         return
-    node = shutil.which("node")
-    if node is None:
-        raise AppZipError("node is needed to compile the app (npm installs it with Node.js)")
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-    result = subprocess.run([node, str(compiler), str(pyodide), str(pyscript), str(sources),
+    result = subprocess.run([_node(), str(compiler), str(pyodide), str(pyscript), str(sources),
                              str(tmp), str(stdlib)],
                             capture_output=True, text=True)
     if result.returncode != 0 or not tmp.is_file():
@@ -191,16 +190,41 @@ def split_app(compiled: Path, first: set[str], app: Path, more: Path) -> list[st
                 info = zipfile.ZipInfo(entry, date_time=ZIP_DATE)
                 info.external_attr = 0o644 << 16
                 zf.writestr(info, data)
-        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(gzip_whole(stored.getvalue()))
-        _replace_if_changed(tmp, dest)
+        gzip_whole(stored.getvalue(), dest)
     return sorted(extended)
 
 
-def gzip_whole(data: bytes) -> bytes:
-    """`data` (a zip of stored entries) as one gzip member, with no time and no file name in
-    its header: the same bytes give the same file."""
-    return gzip.compress(data, compresslevel=9, mtime=0)
+def gzip_whole(data: bytes, dest: Path) -> None:
+    """Write dest: `data` (a zip of stored entries) as one gzip member made by Zopfli
+    (gzip_whole.mjs under Node), with no time and no file name in its header, so the same
+    bytes give the same file; dest is left alone if it unpacks to `data` already (Zopfli takes
+    seconds)."""
+    if dest.is_file():
+        try:
+            if gzip.decompress(dest.read_bytes()) == data:
+                return
+        except (OSError, EOFError, zlib.error):
+            pass  # not a gzip file: made again
+    stored = dest.with_name(f".{dest.name}.{os.getpid()}.in")
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    stored.write_bytes(data)
+    try:
+        result = subprocess.run([_node(), str(Path(__file__).with_name("gzip_whole.mjs")),
+                                 str(stored), str(tmp)], capture_output=True, text=True)
+    finally:
+        stored.unlink()
+    if result.returncode != 0 or not tmp.is_file():
+        tmp.unlink(missing_ok=True)
+        raise AppZipError(f"gzipping {dest.name} failed: {result.stderr.strip()[-2000:]}")
+    os.replace(tmp, dest)
+
+
+def _node() -> str:
+    """The path of Node, which the build runs its JavaScript steps with."""
+    node = shutil.which("node")
+    if node is None:
+        raise AppZipError("node is needed to build the app (npm installs it with Node.js)")
+    return node
 
 
 def build_app_zip(py_dir: Path, vendor: Path, stdlib: Path) -> list[Path]:
