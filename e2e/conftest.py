@@ -110,8 +110,8 @@ def _stop(proc: subprocess.Popen[str]) -> None:
 
 
 def unpacked_zip(name: str) -> bytes:
-    """The zip that the built static/vendor/<name> (app.zip.gz, app-more.zip.gz: gzipped
-    whole, boot/build/app_zip.py) holds."""
+    """The zip that the built static/vendor/<name> (app.zip.gz, app-more.zip.gz,
+    pyodide/python_stdlib.zip.gz: gzipped whole, boot/build/app_zip.py) holds."""
     return gzip.decompress((ROOT / "static" / "vendor" / name).read_bytes())
 
 

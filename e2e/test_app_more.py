@@ -1,7 +1,8 @@
 """app-more.zip (py/webui/browser/boot/more.py): the first screen is ready without it, a click
 that comes before it waits for it and is then carried out, and a page that cannot fetch it
-still plays matches on this device, and says what it lacks. The app's zips come gzipped whole
-(boot/build/app_zip.py); a host that sends them decoded is served too."""
+still plays matches on this device, and says what it lacks. The app's zips and the standard
+library come gzipped whole (boot/build/app_zip.py); a host that sends them decoded is served
+too."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from webui.text.i18n import t
 
 MORE = "**/static/vendor/app-more.zip.gz"
 APP = "**/static/vendor/app.zip.gz"
+STDLIB = "**/static/vendor/pyodide/python_stdlib.zip.gz"
 DATA_MORE = "() => document.documentElement.dataset.more ?? null"
 
 
@@ -62,14 +64,17 @@ def test_a_page_without_app_more_zip_plays_on_this_device_and_says_so(
 def test_zips_a_host_sent_decoded_are_taken_as_they_are(
     open_app: Callable[..., AppPage],
 ) -> None:
-    # A host that sends a .gz with Content-Encoding: gzip hands the page the zip itself.
+    # A host that sends a .gz with Content-Encoding: gzip hands the page the zip itself: the
+    # app's zips and the standard library's (which the page unpacks for the runtime).
     def decoded(route: Route) -> None:
-        body = unpacked_zip(route.request.url.rsplit("/", 1)[1])
-        route.fulfill(status=200, body=body, headers={"Content-Type": "application/zip"})
+        path = route.request.url.split("/static/vendor/", 1)[1]
+        route.fulfill(status=200, body=unpacked_zip(path),
+                      headers={"Content-Type": "application/zip"})
 
     def setup(page: Page) -> None:
         page.route(APP, decoded)
         page.route(MORE, decoded)
+        page.route(STDLIB, decoded)
 
     app = open_app(setup=setup)
     page = app.page
