@@ -71,10 +71,16 @@ def enter_lobby(app: AppPage, rounds: int = 1, options: tuple[str, ...] = (),
     page.wait_for_selector('[data-screen="lobby"]')
 
 
+def broker_answered(page: Page) -> None:
+    """Until the lobby says whether the broker answered (``data-broker``)."""
+    page.wait_for_selector('[data-screen="lobby"] [data-broker]:not([data-broker="checking"])')
+
+
 def create_room(app: AppPage, rounds: int = 1, options: tuple[str, ...] = (),
                 starts: str | None = None) -> str:
     """Host: setup, lobby, create room; returns the code shown."""
     enter_lobby(app, rounds, options, starts)
+    broker_answered(app.page)
     app.page.click('[data-action="create-room"]')
     code = app.page.wait_for_selector("[data-room-code]")
     assert code is not None
@@ -84,6 +90,7 @@ def create_room(app: AppPage, rounds: int = 1, options: tuple[str, ...] = (),
 def join_room(app: AppPage, code: str, name: str = "Ben") -> None:
     """Guest: lobby (from setup), type the code, join."""
     enter_lobby(app)
+    broker_answered(app.page)  # the lobby is shown again then: fill it after that
     app.page.fill('[data-field="room-code"]', code.lower())
     app.page.fill('[data-field="guest-name"]', name)
     app.page.click('[data-action="join-room"]')

@@ -38,6 +38,10 @@ def test_lobby_has_the_hooks(lang: str) -> None:
     assert tags.find(data_action="create-room") and tags.find(data_action="join-room")
     (field,) = tags.find(data_field="room-code")
     assert field["value"] == "k7p2qx"
+    assert tags.find(class_="online lobby", data_broker="checking")  # until the broker answers
+    for broker in ("ok", "down"):
+        assert Tags(render_lobby(lang, broker=broker)).find(data_broker=broker)
+        assert Tags(render_lobby(lang, joining="Ana", broker=broker)).find(data_broker=broker)
 
 
 def test_lobby_says_why_online_play_may_not_work() -> None:

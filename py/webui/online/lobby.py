@@ -142,9 +142,10 @@ class OnlineLobby:
             error = self.error
             if error is None and self.set_aside is not None:
                 error = t(lang, "notice.corrupt", reason=self.set_aside)
+            broker = {None: "checking", True: "ok", False: "down"}[self.broker_ok]
             return "lobby", render_lobby(lang, code=self.lobby_code, name=self.lobby_name,
                                          notice=self._network_notice(lang), error=error,
-                                         joining=self.joining)
+                                         joining=self.joining, broker=broker)
         if self.phase == "opening":
             return "waiting", render_host_waiting(lang, None, None, EMPTY, False,
                                                   self._opening_notice(lang))

@@ -62,16 +62,18 @@ def _name_input(lang: str, name: str) -> Markup:
 
 
 def render_lobby(lang: str, *, code: str = "", name: str = "", notice: str | None = None,
-                 error: str | None = None, joining: str | None = None) -> Markup:
+                 error: str | None = None, joining: str | None = None,
+                 broker: str = "checking") -> Markup:
     """The lobby: create a room (with the setup's options) or join one by its code; on a join
     link (`joining`: the host's name it gives, maybe ""), only the way into that room, with
     hosting one's own a button away (``lobby-host``).
 
     `notice` says why online play may not work now (offline, broker unreachable); `error` is
-    the last refusal (e.g. a malformed code).
+    the last refusal (e.g. a malformed code); `broker` (``data-broker``: ``checking``, ``ok``,
+    ``down``) whether the broker answered, once asked.
     """
     if joining is not None:
-        return _join_screen(lang, code, name, joining, notice, error)
+        return _join_screen(lang, code, name, joining, notice, error, broker)
     create = el(
         "div", el("h3", t(lang, "lobby.create.heading")),
         el("p", t(lang, "lobby.create.hint"), class_="hint"),
@@ -89,11 +91,11 @@ def render_lobby(lang: str, *, code: str = "", name: str = "", notice: str | Non
         el("p", t(lang, "lobby.intro")), _notice(notice, "warning"), _notice(error, "error"),
         el("div", create, join_panel, class_="online-panels"),
         button("leave-room", t(lang, "lobby.back")),
-        class_="online lobby", aria_labelledby="lobby-h")
+        class_="online lobby", data_broker=broker, aria_labelledby="lobby-h")
 
 
 def _join_screen(lang: str, code: str, name: str, host: str, notice: str | None,
-                 error: str | None) -> Markup:
+                 error: str | None, broker: str) -> Markup:
     heading = (t(lang, "lobby.joining.from", name=host) if host
                else t(lang, "lobby.joining.room", code=code))
     return el(
@@ -108,7 +110,8 @@ def _join_screen(lang: str, code: str, name: str, host: str, notice: str | None,
         el("p", button("lobby-host", t(lang, "lobby.joining.host"), css="btn small ghost"),
            " ", button("leave-room", t(lang, "lobby.back"), css="btn small ghost"),
            class_="join-else"),
-        class_="online lobby joining", data_lobby="join", aria_labelledby="lobby-h")
+        class_="online lobby joining", data_lobby="join", data_broker=broker,
+        aria_labelledby="lobby-h")
 
 
 def _room_code_line(lang: str, code: str) -> Markup:
