@@ -102,6 +102,8 @@ def online_page(open_app: Callable[..., AppPage], fetched: list[str]) -> AppPage
     """A booted page with the test runner and the online libraries loaded (libsodium only
     then: `fetched` shows none of its files before)."""
     app = open_app(setup=lambda page: page.on("request", lambda r: fetched.append(r.url)))
+    # the online part comes with app-more.zip, which the page mounts once ready
+    app.page.wait_for_function("() => document.documentElement.dataset.more === 'loaded'")
     install(app.page)
     assert [u for u in fetched if u.endswith(SODIUM_FILES)] == []
     assert app.page.evaluate("() => typeof window.sodium") == "undefined"
