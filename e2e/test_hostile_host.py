@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conftest import AppPage, hold_python
-from onlinekit import GROUP, SYNC, Chooser, buttons, saved_text
+from onlinekit import GROUP, SYNC, Chooser, broker_answered, buttons, saved_text
 from playwright.sync_api import Page
 
 from lostcities import Options
@@ -125,7 +125,7 @@ def join(guest: Page, code: str) -> None:
     """From the setup screen: online, the lobby, the code and a name, join."""
     guest.locator('[data-option="mode"][value="online"]').check()
     guest.locator('[data-action="start"]').click()
-    guest.wait_for_selector('[data-screen="lobby"]')
+    broker_answered(guest)  # the lobby renders again then: fill it after that
     guest.fill('[data-field="room-code"]', code)
     guest.fill('[data-field="guest-name"]', "Ben")
     guest.click('[data-action="join-room"]')

@@ -20,7 +20,8 @@ import pytest
 from conftest import AppPage, again_on_crash, stored_once, wait_ready
 from test_table import assert_accessible
 from onlinekit import (
-    Chooser, buttons, create_room, enter_lobby, join_room, saved_text, seat_of, sync_of,
+    Chooser, broker_answered, buttons, create_room, enter_lobby, join_room, saved_text, seat_of,
+    sync_of,
     wait_connection, wait_synced,
 )
 from playwright.sync_api import Page
@@ -190,6 +191,7 @@ def test_guest_page_closed_then_back_by_reopening_or_by_typing_the_code(
     fresh.click('[data-action="abandon-yes"]')
     fresh.locator('[data-option="mode"][value="online"]').check()
     fresh.click('[data-action="start"]')
+    broker_answered(fresh)
     fresh.fill('[data-field="room-code"]', f" {online_match.code[:3]}-{online_match.code[3:]}")
     fresh.fill('[data-field="guest-name"]', "Ben")
     fresh.click('[data-action="join-room"]')
@@ -325,6 +327,7 @@ def test_peerjs_and_the_qr_library_load_only_when_going_online(
     assert guest.page.inner_text("#screen h1") == f"Join {seat_of(host.page, 'host').name}'s room"
     assert guest.page.locator('[data-action="create-room"]').count() == 0
     assert_accessible(guest.page, "join screen")
+    broker_answered(guest.page)
     guest.page.fill('[data-field="guest-name"]', "Ben")
     guest.page.click('[data-action="join-room"]')
     wait_synced(host.page, guest.page)
