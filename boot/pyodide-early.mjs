@@ -42,13 +42,15 @@ random.seed()`;
 const WASM_URL = new URL("pyodide.asm.wasm", indexURL).href;
 /* What a boot without a kept snapshot imports in its worker: the first screen's Python. */
 const FIRST_SCREEN = ["webui.browser.app", "random"];  // random: RESTORED reseeds it
-/* A restore's start-up is three long stretches of main-thread work: V8 instantiates the wasm,
- * the runtime links it (every exported symbol), then it restores the image and finishes
- * Python's bootstrap. Each is made a task of its own, so a key typed meanwhile is handled
- * between them: the instantiation's result reaches the runtime in the next task
- * (`instantiatedInItsOwnTask`), and the fsInit hook, which the runtime awaits after the link,
- * resolves in the next task (`linked`). A message, not a timer: a hidden tab's timers wait a
- * second. */
+/* A restore's start-up is long stretches of main-thread work: the runtime's JavaScript is
+ * compiled and set up, V8 instantiates the wasm, the runtime links it (every exported symbol),
+ * then it restores the image and finishes Python's bootstrap, and PyScript's prelude follows.
+ * Each is made a task of its own, so a key typed meanwhile is handled between them: the
+ * runtime's module is imported in a task before loadRuntime() sets it up (`runtimeScript`),
+ * the instantiation's result reaches the runtime in the next task (`loadInTasks`), the fsInit
+ * hook, which the runtime awaits after the link, resolves in the next task (`linked`), and the
+ * restored runtime reaches the page, and then PyScript, a task later each. A message, not a
+ * timer: a hidden tab's timers wait a second. */
 function nextTask() {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
@@ -62,12 +64,27 @@ function linked() {
   return nextTask();
 }
 
-/* loadRuntime(options), with the wasm's instantiation and its link in two tasks: the runtime's
- * WebAssembly.instantiateStreaming() call (whatever it is then: wasm-cache.mjs may have set one
- * that takes a worker's module) resolves a task later. */
-async function instantiatedInItsOwnTask(options) {
+let script = null;
+
+/* The runtime's JavaScript (pyodide.asm.mjs, 1.2 MB), compiled and evaluated in a task of its
+ * own; loadRuntime() imports the same module, and sets it up in the next task. */
+function runtimeScript() {
+  script ??= import(new URL("pyodide.asm.mjs", indexURL).href).then(() => {
+    performance.mark("lc:runtime-script");  // for e2e/test_foundation.py
+  });
+  return script;
+}
+
+/* loadRuntime(options) in tasks (above): the runtime's WebAssembly.instantiateStreaming() call
+ * (whatever it is then: wasm-cache.mjs may have set one that takes a worker's module) resolves
+ * a task later, and so does the restored runtime. */
+async function loadInTasks(options) {
+  await runtimeScript().catch(() => {});  // loadRuntime() reports a failed import
+  await nextTask();
   const instantiate = WebAssembly.instantiateStreaming;
   const wrapper = async function (...args) {
+    performance.mark("lc:set-up");  // for e2e/test_foundation.py
+    await nextTask();  // V8 instantiates a given module at once: not in the set-up's task
     const result = await instantiate.apply(this, args);
     performance.mark("lc:instantiated");  // for e2e/test_foundation.py
     await nextTask();
@@ -75,7 +92,10 @@ async function instantiatedInItsOwnTask(options) {
   };
   WebAssembly.instantiateStreaming = wrapper;
   try {
-    return await loadRuntime(options);
+    const runtime = await loadRuntime(options);
+    performance.mark("lc:restored");  // for e2e/test_foundation.py
+    await nextTask();
+    return runtime;
   } finally {
     if (WebAssembly.instantiateStreaming === wrapper) WebAssembly.instantiateStreaming = instantiate;
   }
@@ -128,7 +148,7 @@ async function fromSnapshot(app) {
   });
   try {
     await wasmFromHttpCache();
-    const runtime = await instantiatedInItsOwnTask({ indexURL, _loadSnapshot: image,
+    const runtime = await loadInTasks({ indexURL, _loadSnapshot: image,
                                                     fsInit: () => filled.then(linked) });
     runtime.FS.writeFile(APP_PATH, await app);
     runtime.runPython(RESTORED);
@@ -156,14 +176,12 @@ function workerBoot() {
  * "page". */
 async function fromWorker(app) {
   if (typeof Worker !== "function") return null;
-  // the runtime's JavaScript, evaluated while the worker works, not after it (loadRuntime
-  // imports the same module)
-  import(new URL("pyodide.asm.mjs", indexURL).href).catch(() => {});
+  runtimeScript().catch(() => {});  // evaluated while the worker works, not after it
   try {
     const made = await workerBoot();
     performance.mark("lc:worker-booted", { detail: made.timings });
     wasmCache.withModule(WASM_URL, made.module);
-    const runtime = await instantiatedInItsOwnTask({ indexURL, _loadSnapshot: made.image,
+    const runtime = await loadInTasks({ indexURL, _loadSnapshot: made.image,
                                                     fsInit: linked });
     runtime.FS.writeFile(APP_PATH, await app);
     runtime.runPython(RESTORED);
@@ -199,6 +217,7 @@ async function start() {
   try {
     const app = appZip();
     app.catch(() => {});  // awaited below
+    runtimeScript().catch(() => {});  // awaited by loadInTasks
     let runtime = await fromSnapshot(app);
     root.dataset.boot = runtime ? "snapshot" : "normal";
     if (!runtime) {
@@ -207,12 +226,13 @@ async function start() {
     }
     if (!runtime) {
       await wasmFromHttpCache();
-      runtime = await instantiatedInItsOwnTask({ indexURL });
+      runtime = await loadInTasks({ indexURL });
       runtime.FS.writeFile(APP_PATH, await app);
     }
     progress(0.7);
     runtime.runPython(APP_FIRST);
     performance.mark("lc:runtime-ready");
+    await nextTask();  // PyScript's prelude comes next
     return runtime;
   } catch (error) {
     // A boot that fails on the standard library with the bytecode a previous boot compiled

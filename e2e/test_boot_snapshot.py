@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page
 
 from conftest import wait_ready
-from test_foundation import BOTH_STEPS, TASK_AFTER, TASKS_BETWEEN
+from test_foundation import EVERY_STEP, TASK_AFTER, TASKS_BETWEEN
 from test_pwa import (  # noqa: F401  (fixtures)
     CHANGED_LIBRARY,
     DEPLOY_COMMENT,
@@ -170,7 +170,7 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
         reboot(player, "snapshot")
         assert page.evaluate(STACK_SWITCHING) is False  # booted from the kept snapshot
         # The wasm is instantiated, linked and the image restored, each in a task of its own.
-        assert page.evaluate(TASK_AFTER) == BOTH_STEPS
+        assert page.evaluate(TASK_AFTER) == EVERY_STEP
         # The wasm came from the HTTP cache, with the code V8 compiled for it (boot/wasm-cache.mjs).
         assert page.evaluate(WASM) == "http-cache"
         # Neither was asked for before the shell was marked painted or the boot began: the

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from conftest import AppPage, shipped_zip, wait_ready
+from conftest import ROOT, AppPage, shipped_zip, wait_ready
 from test_pwa import (  # noqa: F401  (fixtures)
     Player,
     first_visit,
@@ -93,11 +93,29 @@ RUN = """async (code) => {
     const early = await import('./boot/pyodide-early.mjs');
     return (await early.loadPyodide()).runPython(code);
 }"""
+# The source hash in a pyc's header of each of PyScript's modules {name: source}, as the page's
+# Python makes it (CPython's key depends on its version), and what PyScript's prelude wrote in
+# the page's working directory.
 SOURCE_HASHES = """
 import importlib.util, json, os
-json.dumps({name: importlib.util.source_hash(open('pyscript/' + name, 'rb').read()).hex()
-            for name in os.listdir('pyscript') if name.endswith('.py')})
+json.dumps([{name: importlib.util.source_hash(source.encode()).hex()
+             for name, source in json.loads(SOURCES).items()}, os.listdir("pyscript")])
 """
+PACKAGE = '{pyscript:{"__init__.py":'
+"""Where PyScript's package starts in its chunk: an object literal of {file name: source}."""
+
+
+def pyscript_package() -> dict[str, str]:
+    """PyScript's Python package {file name: source}, from its chunk as the site ships it (the
+    literal is JSON but for its first key)."""
+    for chunk in sorted((ROOT / "static" / "vendor" / "pyscript").glob("*.js")):
+        text = chunk.read_text(encoding="utf-8")
+        if PACKAGE in text:
+            start = text.index(PACKAGE) + len("{pyscript:")
+            package, _ = json.JSONDecoder().raw_decode(text, start)
+            return package
+    raise AssertionError("PyScript's package is in none of its chunks")
+
 
 # Where the boot's modules came from: app.zip (first on sys.path), app-more.zip or the standard
 # library zip. `html`'s entity table is imported only once something unescapes, and PyScript's
@@ -128,8 +146,9 @@ json.dumps([positions("pyscript.display"), positions("webui.screens.table")])
 def test_the_page_runs_the_app_compiled_and_pycs_that_match_pyscripts_package(
     app: AppPage,
 ) -> None:
-    # PyScript's package: pycs made from the very sources PyScript wrote in this page (the
-    # hash in their header), imported from the zips instead of those sources.
+    # PyScript's package: pycs made from the very sources of PyScript's chunk as shipped (the
+    # hash in their header), imported from the zips; its prelude no longer writes those
+    # sources in the page (boot/build/js_edits.py).
     shipped_hashes = {}
     for zip_name in ("app.zip.gz", "app-more.zip.gz"):
         with shipped_zip(zip_name) as shipped:
@@ -140,8 +159,10 @@ def test_the_page_runs_the_app_compiled_and_pycs_that_match_pyscripts_package(
             assert not any(n.endswith(".py") for n in names)
         if zip_name == "app.zip.gz":
             assert "webui/screens/table.pyc" in names
-    written = json.loads(app.page.evaluate(RUN, SOURCE_HASHES))
-    assert len(written) >= 10 and written == shipped_hashes
+    code = f"SOURCES = {json.dumps(json.dumps(pyscript_package()))}\n{SOURCE_HASHES}"
+    hashes, written = json.loads(app.page.evaluate(RUN, code))
+    assert len(hashes) >= 10 and hashes == shipped_hashes
+    assert written == []
     app.page.wait_for_function("document.documentElement.dataset.more === 'loaded'")
     before, text, origins = json.loads(app.page.evaluate(RUN, IMPORTED_FROM))
     assert (before, text) == ([], "café & >")

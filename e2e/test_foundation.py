@@ -161,14 +161,16 @@ def test_the_runtime_starts_after_the_forms_frame(open_app: Callable[..., AppPag
 
 RUNTIME_STARTED = "() => document.documentElement.dataset.runtimeStart ?? null"
 WORKER_BOOTED = "() => performance.getEntriesByName('lc:worker-booted').length"
-# Whether the page ran a task between each step of a restore and the next: V8's instantiation
-# of the wasm ("lc:instantiated"), the runtime's link of it ("lc:linked"), the restore of the
-# image (done by "lc:runtime-ready"). This script's message, posted at a step's mark, comes
+# Whether the page ran a task between each step of a restore and the next: the runtime's set-up
+# ("lc:set-up"), V8's instantiation of the wasm ("lc:instantiated"), the runtime's link of it
+# ("lc:linked"), the restore of the image ("lc:restored"), the page's own Python on the restored
+# runtime ("lc:runtime-ready"). This script's message, posted at a step's mark, comes
 # before the boot's own (posted messages are delivered in order), so it is handled before the
 # next step's mark only if that step waits for the next task. window.__lcTaskAfter[mark].
 TASKS_BETWEEN = """(() => {
   const after = window.__lcTaskAfter = {};
-  const next = {"lc:instantiated": "lc:linked", "lc:linked": "lc:runtime-ready"};
+  const next = {"lc:set-up": "lc:instantiated", "lc:instantiated": "lc:linked",
+                "lc:linked": "lc:restored", "lc:restored": "lc:runtime-ready"};
   const mark = performance.mark.bind(performance);
   performance.mark = (name, options) => {
     for (const [step, then] of Object.entries(next)) {
@@ -183,19 +185,21 @@ TASKS_BETWEEN = """(() => {
   };
 })();"""
 TASK_AFTER = "() => window.__lcTaskAfter"
-BOTH_STEPS = {"lc:instantiated": True, "lc:linked": True}
+EVERY_STEP = {"lc:set-up": True, "lc:instantiated": True, "lc:linked": True,
+              "lc:restored": True}
 
 
 def test_without_a_kept_snapshot_python_starts_in_a_worker(
         open_app: Callable[..., AppPage]) -> None:
     """Python's start-up, seconds of one task, runs in a worker, not on the page's main thread
-    (boot/pyodide-early.mjs): the page instantiates the worker's module, links it and restores
-    the worker's image, each in a task of its own, and plays."""
+    (boot/pyodide-early.mjs): the page sets the runtime up, instantiates the worker's module,
+    links it, restores the worker's image and runs its own Python on it, each in a task of its
+    own, and plays."""
     app = open_app(setup=lambda page: page.add_init_script(TASKS_BETWEEN))
     page = app.page
     assert page.evaluate(RUNTIME_STARTED) == "worker"
     assert page.evaluate(WORKER_BOOTED) == 1
-    assert page.evaluate(TASK_AFTER) == BOTH_STEPS
+    assert page.evaluate(TASK_AFTER) == EVERY_STEP
     start_pass_and_play(page)
     assert play_turns(page, turns=2) == "handoff"
     assert app.page_errors == []

@@ -7,6 +7,8 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
 
     static/vendor/pyodide/    pyodide.mjs, pyodide.asm.mjs, pyodide.asm.wasm,
                               package.json (its release, which sw.js checks) (npm: pyodide),
+                              the two .mjs with the edits that cut a boot's longest tasks
+                              (boot/build/js_edits.py),
                               pyodide-lock.json WITHOUT its package index (the site ships
                               no package), and python_stdlib.zip.gz: the standard library
                               TRIMMED to what the game imports (boot/build/trim_stdlib.py),
@@ -14,7 +16,8 @@ Layout written (static/vendor/ is git-ignored; files are updated in place):
     static/vendor/pyscript/   core.js and the chunks it imports, without the plugins the page
                               turns off ("!name" in static/pyscript.json and index.html's
                               <mpy-config>) and what only those import, without zip.js
-                              (UNUSED_CHUNKS), no source maps, no
+                              (UNUSED_CHUNKS), the chunk of its prelude edited not to write
+                              its package's sources (boot/build/js_edits.py), no source maps, no
                               core.css (it styles PyScript's editor and terminal, unused here;
                               one render-blocking request less) (npm: @pyscript/core, dist/)
     static/vendor/peerjs/     peerjs.min.js, the UMD bundle that defines window.Peer (npm: peerjs)
@@ -58,6 +61,7 @@ from precache import PrecacheError, write_precache  # scripts/precache.py
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "boot" / "build"))
 from app_zip import AppZipError, build_app_zip, gzip_whole  # noqa: E402  (boot/build/app_zip.py)
+from js_edits import PYODIDE, PYSCRIPT, JsEditError, edited, edited_chunks  # noqa: E402
 from shell_text import write_shell_script  # noqa: E402  (boot/build/shell_text.py)
 from trim_stdlib import TrimError, trim  # noqa: E402  (boot/build/trim_stdlib.py)
 
@@ -113,6 +117,20 @@ def sync_folder(sources: dict[str, Path], dest_dir: Path) -> None:
         install_file(src, dest_dir / name)
     for path in dest_dir.iterdir():
         if path.is_file() and path.name not in sources and not path.name.startswith("."):
+            path.unlink(missing_ok=True)
+
+
+def sync_made(sources: dict[str, Path], made: dict[str, bytes], dest_dir: Path) -> None:
+    """sync_folder with the files of `made` (name -> bytes) in place of, or besides, those of
+    sources; each written beside dest_dir first, then installed as the others."""
+    written = {name: dest_dir / f".made-{name}.{os.getpid()}.tmp" for name in made}
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        for name, path in written.items():
+            path.write_bytes(made[name])
+        sync_folder({**sources, **written}, dest_dir)
+    finally:
+        for path in written.values():
             path.unlink(missing_ok=True)
 
 
@@ -217,18 +235,15 @@ def build(root: Path) -> None:
     stdlib = vendor / "pyodide" / SHIPPED_STDLIB
     gzip_whole(data, stdlib)  # left alone if unchanged
     made = {LOCK: packageless_lock(pyodide[LOCK])}
-    written = {name: vendor / "pyodide" / f".made-{name}.{os.getpid()}.tmp" for name in made}
-    try:
-        for name, path in written.items():
-            path.write_bytes(made[name])
-        shipped = {name: path for name, path in pyodide.items() if name != STDLIB}
-        sync_folder({**shipped, **written, SHIPPED_STDLIB: stdlib}, vendor / "pyodide")
-    finally:
-        for path in written.values():
-            path.unlink(missing_ok=True)
+    made.update({name: edited(pyodide[name].read_text(encoding="utf-8"), edits, name).encode()
+                 for name, edits in PYODIDE.items()})
+    shipped = {name: path for name, path in pyodide.items() if name != STDLIB}
+    sync_made({**shipped, SHIPPED_STDLIB: stdlib}, made, vendor / "pyodide")
     disabled = disabled_plugins(root)
     pyscript = pyscript_files(modules / "@pyscript" / "core" / "dist", disabled | UNUSED_CHUNKS)
-    sync_folder(pyscript, vendor / "pyscript")
+    chunks = {name: path.read_text(encoding="utf-8") for name, path in pyscript.items()}
+    sync_made(pyscript, {name: text.encode() for name, text in
+                         edited_chunks(chunks, PYSCRIPT).items()}, vendor / "pyscript")
     sync_folder(npm_files(modules / "peerjs" / "dist", PEERJS_FILES), vendor / "peerjs")
     sync_folder(npm_files(modules / "qrcode-generator" / "dist", QRCODE_FILES), vendor / "qrcode")
     vendor_sodium(modules, vendor / "sodium")
@@ -274,7 +289,7 @@ def main() -> int:
         build(args.root)
         if args.dist is not None:
             assemble(args.root, args.dist)
-    except (AppZipError, BuildError, PrecacheError, TrimError) as exc:
+    except (AppZipError, BuildError, JsEditError, PrecacheError, TrimError) as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -1,0 +1,102 @@
+"""The runtime's JavaScript as the site ships it: Pyodide's and PyScript's files with the edits
+that cut the longest tasks of a boot's main thread (scripts/build.py; docs/boot.md, "In which
+order"). None changes what the runtime does, only when V8 compiles it, in how many tasks it
+starts, and what PyScript writes at each boot:
+
+- `EAGER` (pyodide.asm.mjs): the module's one function, which holds the whole runtime (1.2 MB
+  of source), wrapped in parentheses. V8 then compiles it with the module, not at its first
+  call: ~165 ms of parsing in the task that sets the runtime up, on a phone's 4x-throttled CPU;
+- `LINK_IN_TWO_TASKS` (pyodide.asm.mjs): the runtime's link of the instantiated wasm
+  (emscripten's `receiveInstance`: every export into its table of globals, then every symbol
+  the wasm imports resolved) cut after the exports, the rest a task later. The runtime awaits
+  the link's result (`createWasm` is async), so nothing of it runs before the link is done;
+- `RESTORE_IN_TWO_TASKS` (pyodide.mjs): a snapshot's restore (`restoreSnapshot`: the image
+  written into memory) and Python's bootstrap after it (`finalizeBootstrap`) in two tasks;
+- `NO_SOURCE_FILES` (PyScript's chunk that holds its Python package): PyScript's prelude writes
+  the sources of its package into the runtime's file system at every boot before it imports
+  the package, ~100 ms of the phone's main thread, and the prelude carries them (60 KB that
+  Python compiles each time). The page never imports those files: app.zip, first on the search
+  path, holds the same package compiled (boot/build/compile_app.mjs reads it from this chunk,
+  whose object literal of sources the edit leaves in place).
+
+A task later is a posted message, as boot/pyodide-early.mjs's own steps (a hidden tab's timers
+wait a second), whose ports are closed so that Node may exit. Each edit must match its file
+exactly once: an upstream change stops the build with a message rather than ship something
+else (`JsEditError`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+NEXT_TASK = ("new Promise((resolve)=>{const channel=new MessageChannel();"
+             "channel.port1.onmessage=()=>{channel.port1.close();resolve()};"
+             "channel.port2.postMessage(null)})")
+"""A promise resolved in the next task."""
+
+
+class Edit(NamedTuple):
+    """One change to a file's text: `old`, which must occur exactly once, becomes `new`."""
+
+    name: str
+    old: str
+    new: str
+
+
+EAGER = (
+    Edit("EAGER", "async function _createPyodideModule(moduleArg={}){",
+         "var _createPyodideModule=(async function(moduleArg={}){"),
+    Edit("EAGER", ";return moduleRtn}export default _createPyodideModule;",
+         ";return moduleRtn});export default _createPyodideModule;"),
+)
+LINK_IN_TWO_TASKS = Edit(
+    "LINK_IN_TWO_TASKS",
+    "updateGOT(origExports);LDSO.init();loadDylibs();updateMemoryViews();return wasmExports}",
+    f"updateGOT(origExports);return {NEXT_TASK}.then(()=>{{LDSO.init();loadDylibs();"
+    "updateMemoryViews();return wasmExports})}")
+RESTORE_IN_TWO_TASKS = (
+    Edit("RESTORE_IN_TWO_TASKS",
+         "function Ae(e,t,n){let i=e.API,s;return t&&(s=i.restoreSnapshot(t)),"
+         "i.finalizeBootstrap(s,n._snapshotDeserializer)}",
+         "async function Ae(e,t,n){let i=e.API,s;return t&&(s=i.restoreSnapshot(t),"
+         f"await {NEXT_TASK}),i.finalizeBootstrap(s,n._snapshotDeserializer)}}"),
+    Edit("RESTORE_IN_TWO_TASKS", "let a=Ae(r,s,t);return await Oe(a,t)",
+         "let a=await Ae(r,s,t);return await Oe(a,t)"),
+)
+NO_SOURCE_FILES = Edit(
+    "NO_SOURCE_FILES",
+    '"string"==typeof r){const e=JSON.stringify(r);'
+    'go.push(`_path.write_text(${e},encoding="utf-8")`)}',
+    '"string"==typeof r){}')
+PYODIDE = {"pyodide.asm.mjs": (*EAGER, LINK_IN_TWO_TASKS), "pyodide.mjs": RESTORE_IN_TWO_TASKS}
+"""The edits of Pyodide's files, by file name."""
+PYSCRIPT = (NO_SOURCE_FILES,)
+"""The edits of PyScript's chunks: each is made in the one chunk that holds it."""
+
+
+class JsEditError(RuntimeError):
+    """A file is not what its edits expect."""
+
+
+def edited(text: str, edits: tuple[Edit, ...], file: str) -> str:
+    """`text` with `edits` made; JsEditError if one does not match exactly once."""
+    for edit in edits:
+        if text.count(edit.old) != 1:
+            raise JsEditError(f"{file} no longer matches js_edits.{edit.name} "
+                              f"({edit.old[:48]}...): check the edit against the new release")
+        text = text.replace(edit.old, edit.new)
+    return text
+
+
+def edited_chunks(chunks: dict[str, str], edits: tuple[Edit, ...]) -> dict[str, str]:
+    """{name: text} of the chunks that `edits` change, each edit made in the one chunk that
+    holds it; JsEditError if an edit is in none or in more than one."""
+    out: dict[str, str] = {}
+    for edit in edits:
+        holders = [name for name, text in chunks.items() if edit.old in text]
+        if len(holders) != 1:
+            raise JsEditError(f"js_edits.{edit.name} is in {len(holders)} of PyScript's "
+                              "chunks, not one: check the edit against the new release")
+        name = holders[0]
+        out[name] = edited(out.get(name, chunks[name]), (edit,), name)
+    return out
