@@ -105,6 +105,7 @@ let opening = null;
 let asking = null;
 let booting = null;
 let working = null;
+let compiling = null;
 
 /* What a later visit keeps, asked of the service worker from the moment the shell has painted or
  * the boot starts, whichever comes first, so that neither competes with the first frame: the
@@ -195,14 +196,33 @@ async function fromWorker(app) {
 
 /* The next loadRuntime() takes the wasm from the HTTP cache, with its compiled code, if it holds
  * this version's (wasm-cache.mjs); <html data-wasm> says which way it came: "http-cache" or
- * "service-worker" (nothing without a service worker, on a first visit). */
+ * "service-worker" (nothing without a service worker, on a first visit). With a kept snapshot, a
+ * worker compiles it (`compiledWasm`), else the page does. */
 async function wasmFromHttpCache() {
   const expected = await keptWasm();
-  if (expected) {
-    wasmCache.fromHttpCache(WASM_URL, expected, (cached) => {
-      root.dataset.wasm = cached ? "http-cache" : "service-worker";
-    });
+  if (!expected) return;
+  const compiled = await compiledWasm();
+  const answer = (cached) => { root.dataset.wasm = cached ? "http-cache" : "service-worker"; };
+  if (compiled) {
+    wasmCache.withModule(WASM_URL, compiled.module);
+    answer(compiled.cached);
+  } else {
+    wasmCache.fromHttpCache(WASM_URL, expected, answer);
   }
+}
+
+/* A later visit's wasm, compiled in a worker from the moment the boot knows that a snapshot is
+ * kept (wasm-cache.mjs `compiledInWorker`): {module, cached}, or null (no snapshot or no
+ * service worker to ask, or the worker failed: the page compiles it then). */
+function compiledWasm() {
+  compiling ??= Promise.all([openSnapshot(), keptWasm()]).then(([found, expected]) => {
+    if (!found || !expected || typeof Worker !== "function") return null;
+    return wasmCache.compiledInWorker(WASM_URL, expected);
+  }).catch((error) => {
+    console.warn(`the wasm not compiled in a worker: ${error}`);
+    return null;
+  });
+  return compiling;
 }
 
 /* How far the boot is, on the shell's bar (shown only when the wait is long: index.html). */
@@ -264,8 +284,7 @@ if (typeof Worker === "function" && !navigator.serviceWorker?.controller) {
   workerBoot().catch(() => {});  // awaited by fromWorker, which falls back on its failure
 }
 function afterTheFormsFrame() {
-  openSnapshot();
-  keptWasm();
+  compiledWasm();  // asks for the snapshot's record and the wasm's validators
   // A hidden tab draws no frames: it boots at once, or as soon as it is hidden.
   if (document.visibilityState === "hidden") return boot();
   requestAnimationFrame(() => setTimeout(boot, 0));

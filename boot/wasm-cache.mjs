@@ -113,6 +113,26 @@ export function withModule(url, module) {
   };
 }
 
+let compiler = null;  // the worker of compiledInWorker, kept for the page's life
+
+/* The wasm at `url` compiled in a worker (boot/wasm-worker.mjs), the HTTP cache's copy if it has
+ * the `expected` validators, as fromHttpCache takes it: a Promise of {module, cached}, for
+ * withModule; rejected if the worker failed. V8 reads the cached code on the worker's thread,
+ * and shares it with the page's. The worker is kept while the page lives: the code V8 compiles
+ * later for the module is added to the HTTP cache's entry through the compile that made it. */
+export function compiledInWorker(url, expected) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./wasm-worker.mjs", import.meta.url), { type: "module" });
+    worker.onmessage = ({ data }) => {
+      if (data.error) reject(new Error(data.error));
+      else resolve(data);
+    };
+    worker.onerror = (event) => reject(new Error(event.message));
+    worker.postMessage({ url, expected });
+    compiler = worker;
+  });
+}
+
 /* Drops what `fromHttpCache` or `withModule` set and the next runtime has not used. */
 export function reset() {
   restore?.();

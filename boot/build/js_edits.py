@@ -1,23 +1,31 @@
 """The runtime's JavaScript as the site ships it: Pyodide's and PyScript's files with the edits
 that cut the longest tasks of a boot's main thread (scripts/build.py; docs/boot.md, "In which
-order"). None changes what the runtime does, only when V8 compiles it, in how many tasks it
-starts, and what PyScript writes at each boot:
+order"). None changes what the game gets from the runtime, only when V8 compiles it, in how
+many tasks it starts, and what PyScript's prelude does before the page's script:
 
 - `EAGER` (pyodide.asm.mjs): the module's one function, which holds the whole runtime (1.2 MB
   of source), wrapped in parentheses. V8 then compiles it with the module, not at its first
   call: ~165 ms of parsing in the task that sets the runtime up, on a phone's 4x-throttled CPU;
+- `SET_UP_IN_TWO_TASKS` (pyodide.asm.mjs): that function's run, which defines the runtime's
+  thousands of JavaScript functions, initialises its file system, and then sets up Pyodide's
+  JavaScript API (`pyodide_js_init`, ~140 ms of the phone's ~190) before it asks for the wasm,
+  cut before that set-up: the two halves run in turn, a task apart;
 - `LINK_IN_TWO_TASKS` (pyodide.asm.mjs): the runtime's link of the instantiated wasm
   (emscripten's `receiveInstance`: every export into its table of globals, then every symbol
   the wasm imports resolved) cut after the exports, the rest a task later. The runtime awaits
   the link's result (`createWasm` is async), so nothing of it runs before the link is done;
 - `RESTORE_IN_TWO_TASKS` (pyodide.mjs): a snapshot's restore (`restoreSnapshot`: the image
   written into memory) and Python's bootstrap after it (`finalizeBootstrap`) in two tasks;
-- `NO_SOURCE_FILES` (PyScript's chunk that holds its Python package): PyScript's prelude writes
-  the sources of its package into the runtime's file system at every boot before it imports
-  the package, ~100 ms of the phone's main thread, and the prelude carries them (60 KB that
+- `NO_SOURCE_FILES` (PyScript's chunk that holds its Python package): PyScript's prelude, the
+  Python it runs before the page's script, writes the sources of its package into the runtime's
+  file system at every boot, ~100 ms of the phone's main thread, and carries them (60 KB that
   Python compiles each time). The page never imports those files: app.zip, first on the search
   path, holds the same package compiled (boot/build/compile_app.mjs reads it from this chunk,
-  whose object literal of sources the edit leaves in place).
+  whose object literal of sources the edit leaves in place). The folder is still made;
+- `NO_PACKAGE_IMPORT` (the same chunk): the prelude then imports PyScript's package, ~65-100 ms
+  more of that task, which the game never uses (its Python reaches the page through `js` and
+  `pyodide.ffi`); the package is imported where it is first used instead (the page mounts
+  app-more.zip's modules of it once ready: py/webui/browser/boot/more.py).
 
 A task later is a posted message, as boot/pyodide-early.mjs's own steps (a hidden tab's timers
 wait a second), whose ports are closed so that Node may exit. Each edit must match its file
@@ -49,6 +57,9 @@ EAGER = (
     Edit("EAGER", ";return moduleRtn}export default _createPyodideModule;",
          ";return moduleRtn});export default _createPyodideModule;"),
 )
+SET_UP_IN_TWO_TASKS = Edit(
+    "SET_UP_IN_TWO_TASKS", 'pyodide_js_init();pyodide_js_init.sig="v";',
+    f'await {NEXT_TASK};pyodide_js_init();pyodide_js_init.sig="v";')
 LINK_IN_TWO_TASKS = Edit(
     "LINK_IN_TWO_TASKS",
     "updateGOT(origExports);LDSO.init();loadDylibs();updateMemoryViews();return wasmExports}",
@@ -65,12 +76,20 @@ RESTORE_IN_TWO_TASKS = (
 )
 NO_SOURCE_FILES = Edit(
     "NO_SOURCE_FILES",
-    '"string"==typeof r){const e=JSON.stringify(r);'
-    'go.push(`_path.write_text(${e},encoding="utf-8")`)}',
-    '"string"==typeof r){}')
-PYODIDE = {"pyodide.asm.mjs": (*EAGER, LINK_IN_TWO_TASKS), "pyodide.mjs": RESTORE_IN_TWO_TASKS}
+    'if(go.path(`${e}/${n}`),go.push(`_path = _Path("${e}/${n}")`),"string"==typeof r){'
+    'const e=JSON.stringify(r);go.push(`_path.write_text(${e},encoding="utf-8")`)}'
+    'else go.push(`if not _os.path.exists("${e}/${n}"):`)',
+    'if(go.path(`${e}/${n}`),"string"==typeof r);'
+    'else go.push(`_path = _Path("${e}/${n}")`),go.push(`if not _os.path.exists("${e}/${n}"):`)')
+NO_PACKAGE_IMPORT = Edit(
+    "NO_PACKAGE_IMPORT",
+    'ho.push("import pyscript as _pyscript"),'
+    'ho.push(...["_Path","_path","_os","_pyscript"].map(e=>`del ${e}`))',
+    'ho.push(...["_Path","_path","_os"].map(e=>`del ${e}`))')
+PYODIDE = {"pyodide.asm.mjs": (*EAGER, SET_UP_IN_TWO_TASKS, LINK_IN_TWO_TASKS),
+           "pyodide.mjs": RESTORE_IN_TWO_TASKS}
 """The edits of Pyodide's files, by file name."""
-PYSCRIPT = (NO_SOURCE_FILES,)
+PYSCRIPT = (NO_SOURCE_FILES, NO_PACKAGE_IMPORT)
 """The edits of PyScript's chunks: each is made in the one chunk that holds it."""
 
 
