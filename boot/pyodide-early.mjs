@@ -197,11 +197,13 @@ async function fromWorker(app) {
 /* The next loadRuntime() takes the wasm from the HTTP cache, with its compiled code, if it holds
  * this version's (wasm-cache.mjs); <html data-wasm> says which way it came: "http-cache" or
  * "service-worker" (nothing without a service worker, on a first visit). With a kept snapshot, a
- * worker compiles it (`compiledWasm`), else the page does. */
+ * worker compiles it (`compiledWasm`), else the page does: <html data-wasm-compiled> says which,
+ * "worker" or "page". */
 async function wasmFromHttpCache() {
   const expected = await keptWasm();
   if (!expected) return;
   const compiled = await compiledWasm();
+  root.dataset.wasmCompiled = compiled ? "worker" : "page";
   const answer = (cached) => { root.dataset.wasm = cached ? "http-cache" : "service-worker"; };
   if (compiled) {
     wasmCache.withModule(WASM_URL, compiled.module);

@@ -44,6 +44,16 @@ from test_pwa import (  # noqa: F401  (fixtures)
 
 BOOT = "() => document.documentElement.dataset.boot"
 WASM = "() => document.documentElement.dataset.wasm"
+WASM_COMPILED = "() => document.documentElement.dataset.wasmCompiled"
+# The wasm's worker (boot/wasm-worker.mjs) started from a script that does not exist.
+NO_WASM_WORKER = """(() => {
+  const Original = window.Worker;
+  window.Worker = class extends Original {
+    constructor(url, options) {
+      super(String(url).endsWith("/wasm-worker.mjs") ? "/no-such-worker.mjs" : url, options);
+    }
+  };
+})();"""
 # This version's copy of the wasm, kept by the service worker, made to look like another file
 # (other validators): the HTTP cache's copy must then not be used.
 OTHER_WASM = """async () => {
@@ -171,8 +181,10 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
         assert page.evaluate(STACK_SWITCHING) is False  # booted from the kept snapshot
         # The wasm is instantiated, linked and the image restored, each in a task of its own.
         assert page.evaluate(TASK_AFTER) == EVERY_STEP
-        # The wasm came from the HTTP cache, with the code V8 compiled for it (boot/wasm-cache.mjs).
+        # The wasm came from the HTTP cache, with the code V8 compiled for it (boot/wasm-cache.mjs),
+        # read by a worker (boot/wasm-worker.mjs).
         assert page.evaluate(WASM) == "http-cache"
+        assert page.evaluate(WASM_COMPILED) == "worker"
         # Neither was asked for before the shell was marked painted or the boot began: the
         # first frame has them not to compete with.
         asked = page.evaluate(ASKED)
@@ -189,6 +201,12 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
     page.evaluate(OTHER_WASM)
     reboot(player, "snapshot")
     assert page.evaluate(WASM) == "service-worker"
+    plays(page)
+    # When the worker cannot compile the wasm (here: its script cannot be loaded), the page
+    # compiles it itself.
+    page.add_init_script(NO_WASM_WORKER)
+    reboot(player, "snapshot")
+    assert page.evaluate(WASM_COMPILED) == "page"
     plays(page)
     assert player.page_errors == []
 
