@@ -27,7 +27,7 @@ import * as wasmCache from "./wasm-cache.mjs";
 snapshots.unpackStdlibRequests();  // the standard library ships gzipped
 
 const indexURL = new URL("../static/vendor/pyodide/", import.meta.url).href;
-const { APP_URL, APP_PATH } = snapshots;  // app.zip: first on sys.path, never extracted
+const { APP_URL, APP_PATH, nextTask } = snapshots;  // app.zip: first on sys.path, never extracted
 const RETRIED = "lostcities.bytecode-retried";  // sessionStorage: retried once from the sources
 /* app.zip first on sys.path (once, even if a snapshot has it already: PyScript's own files,
  * written in the working directory, must not come before its compiled copy in app.zip). */
@@ -51,13 +51,6 @@ const FIRST_SCREEN = ["webui.browser.app", "random"];  // random: RESTORED resee
  * hook, which the runtime awaits after the link, resolves in the next task (`linked`), and the
  * restored runtime reaches the page, and then PyScript, a task later each. A message, not a
  * timer: a hidden tab's timers wait a second. */
-function nextTask() {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(null);
-  });
-}
 
 function linked() {
   performance.mark("lc:linked");  // for e2e/test_foundation.py

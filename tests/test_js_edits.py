@@ -89,5 +89,6 @@ def test_the_edited_runtime_sets_up_links_and_restores_in_more_tasks(tmp_path: P
     original = turns(NPM / "pyodide")
     edited_turns = turns(edited_runtime(tmp_path / "pyodide"))
     assert original["apiApart"] is False and edited_turns["apiApart"] is True
-    for step in ("link", "restore"):
-        assert edited_turns[step] > original[step], (step, original, edited_turns)
+    # the link in three tasks; the restore, then the bootstrap in two
+    assert edited_turns["link"] >= original["link"] + 2, (original, edited_turns)
+    assert edited_turns["restore"] >= original["restore"] + 2, (original, edited_turns)

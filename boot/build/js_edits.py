@@ -10,12 +10,16 @@ many tasks it starts, and what PyScript's prelude does before the page's script:
   thousands of JavaScript functions, initialises its file system, and then sets up Pyodide's
   JavaScript API (`pyodide_js_init`, ~140 ms of the phone's ~190) before it asks for the wasm,
   cut before that set-up: the two halves run in turn, a task apart;
-- `LINK_IN_TWO_TASKS` (pyodide.asm.mjs): the runtime's link of the instantiated wasm
-  (emscripten's `receiveInstance`: every export into its table of globals, then every symbol
-  the wasm imports resolved) cut after the exports, the rest a task later. The runtime awaits
-  the link's result (`createWasm` is async), so nothing of it runs before the link is done;
+- `LINK_IN_THREE_TASKS` (pyodide.asm.mjs): the runtime's link of the instantiated wasm
+  (emscripten's `receiveInstance`: the exports read into its variables, then each into its
+  table of globals, then every symbol the wasm imports resolved, ~250 ms on the phone
+  profile) in three tasks. The runtime awaits the link's result (`createWasm` is async), so
+  nothing of it runs before the link is done;
 - `RESTORE_IN_TWO_TASKS` (pyodide.mjs): a snapshot's restore (`restoreSnapshot`: the image
   written into memory) and Python's bootstrap after it (`finalizeBootstrap`) in two tasks;
+- `BOOTSTRAP_IN_TWO_TASKS` (pyodide.asm.mjs): that bootstrap cut after its first import
+  (`_pyodide_core`), before it looks up the modules and namespaces the API keeps (~100 ms
+  each half on the phone profile). `loadPyodide()` awaits the bootstrap (the edit above);
 - `NO_SOURCE_FILES` (PyScript's chunk that holds its Python package): PyScript's prelude, the
   Python it runs before the page's script, writes the sources of its package into the runtime's
   file system at every boot, ~100 ms of the phone's main thread, and carries them (60 KB that
@@ -60,11 +64,11 @@ EAGER = (
 SET_UP_IN_TWO_TASKS = Edit(
     "SET_UP_IN_TWO_TASKS", 'pyodide_js_init();pyodide_js_init.sig="v";',
     f'await {NEXT_TASK};pyodide_js_init();pyodide_js_init.sig="v";')
-LINK_IN_TWO_TASKS = Edit(
-    "LINK_IN_TWO_TASKS",
+LINK_IN_THREE_TASKS = Edit(
+    "LINK_IN_THREE_TASKS",
     "updateGOT(origExports);LDSO.init();loadDylibs();updateMemoryViews();return wasmExports}",
-    f"updateGOT(origExports);return {NEXT_TASK}.then(()=>{{LDSO.init();loadDylibs();"
-    "updateMemoryViews();return wasmExports})}")
+    f"return {NEXT_TASK}.then(()=>{{updateGOT(origExports);return {NEXT_TASK}}})"
+    ".then(()=>{LDSO.init();loadDylibs();updateMemoryViews();return wasmExports})}")
 RESTORE_IN_TWO_TASKS = (
     Edit("RESTORE_IN_TWO_TASKS",
          "function Ae(e,t,n){let i=e.API,s;return t&&(s=i.restoreSnapshot(t)),"
@@ -86,7 +90,15 @@ NO_PACKAGE_IMPORT = Edit(
     'ho.push("import pyscript as _pyscript"),'
     'ho.push(...["_Path","_path","_os","_pyscript"].map(e=>`del ${e}`))',
     'ho.push(...["_Path","_path","_os"].map(e=>`del ${e}`))')
-PYODIDE = {"pyodide.asm.mjs": (*EAGER, SET_UP_IN_TWO_TASKS, LINK_IN_TWO_TASKS),
+BOOTSTRAP_IN_TWO_TASKS = (
+    Edit("BOOTSTRAP_IN_TWO_TASKS", "API.finalizeBootstrap=function(t,e){",
+         "API.finalizeBootstrap=async function(t,e){"),
+    Edit("BOOTSTRAP_IN_TWO_TASKS",
+         'r&&API.fatal_loading_error(`Failed to import _pyodide_core\\n`,n),',
+         f'r&&API.fatal_loading_error(`Failed to import _pyodide_core\\n`,n),await {NEXT_TASK},'),
+)
+PYODIDE = {"pyodide.asm.mjs": (*EAGER, SET_UP_IN_TWO_TASKS, LINK_IN_THREE_TASKS,
+                               *BOOTSTRAP_IN_TWO_TASKS),
            "pyodide.mjs": RESTORE_IN_TWO_TASKS}
 """The edits of Pyodide's files, by file name."""
 PYSCRIPT = (NO_SOURCE_FILES, NO_PACKAGE_IMPORT)
