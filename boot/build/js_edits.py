@@ -6,10 +6,11 @@ many tasks it starts, and what PyScript's prelude does before the page's script:
 - `EAGER` (pyodide.asm.mjs): the module's one function, which holds the whole runtime (1.2 MB
   of source), wrapped in parentheses. V8 then compiles it with the module, not at its first
   call: ~165 ms of parsing in the task that sets the runtime up, on a phone's 4x-throttled CPU;
-- `SET_UP_IN_TWO_TASKS` (pyodide.asm.mjs): that function's run, which defines the runtime's
-  thousands of JavaScript functions, initialises its file system, and then sets up Pyodide's
-  JavaScript API (`pyodide_js_init`, ~140 ms of the phone's ~190) before it asks for the wasm,
-  cut before that set-up: the two halves run in turn, a task apart;
+- `LAZY_SLEEP_MEMORY` (pyodide.asm.mjs): the set-up of Pyodide's JavaScript API
+  (`pyodide_js_init`) made a shared `WebAssembly.Memory` for `Atomics.wait` (its `syncSleep`,
+  which only a worker's blocking read of standard input calls). Made on the page, with the
+  boot's large buffers allocated, it took ~135 ms of the phone's ~190 ms set-up task; it is
+  made at the first sleep instead;
 - `LINK_IN_THREE_TASKS` (pyodide.asm.mjs): the runtime's link of the instantiated wasm
   (emscripten's `receiveInstance`: the exports read into its variables, then each into its
   table of globals, then every symbol the wasm imports resolved, ~250 ms on the phone
@@ -61,9 +62,12 @@ EAGER = (
     Edit("EAGER", ";return moduleRtn}export default _createPyodideModule;",
          ";return moduleRtn});export default _createPyodideModule;"),
 )
-SET_UP_IN_TWO_TASKS = Edit(
-    "SET_UP_IN_TWO_TASKS", 'pyodide_js_init();pyodide_js_init.sig="v";',
-    f'await {NEXT_TASK};pyodide_js_init();pyodide_js_init.sig="v";')
+LAZY_SLEEP_MEMORY = Edit(
+    "LAZY_SLEEP_MEMORY",
+    "var io=new Int32Array(new WebAssembly.Memory({shared:!0,initial:1,maximum:1}).buffer);"
+    "function so(t){try{",
+    "var io;function so(t){"
+    "io??=new Int32Array(new WebAssembly.Memory({shared:!0,initial:1,maximum:1}).buffer);try{")
 LINK_IN_THREE_TASKS = Edit(
     "LINK_IN_THREE_TASKS",
     "updateGOT(origExports);LDSO.init();loadDylibs();updateMemoryViews();return wasmExports}",
@@ -97,7 +101,7 @@ BOOTSTRAP_IN_TWO_TASKS = (
          'r&&API.fatal_loading_error(`Failed to import _pyodide_core\\n`,n),',
          f'r&&API.fatal_loading_error(`Failed to import _pyodide_core\\n`,n),await {NEXT_TASK},'),
 )
-PYODIDE = {"pyodide.asm.mjs": (*EAGER, SET_UP_IN_TWO_TASKS, LINK_IN_THREE_TASKS,
+PYODIDE = {"pyodide.asm.mjs": (*EAGER, LAZY_SLEEP_MEMORY, LINK_IN_THREE_TASKS,
                                *BOOTSTRAP_IN_TWO_TASKS),
            "pyodide.mjs": RESTORE_IN_TWO_TASKS}
 """The edits of Pyodide's files, by file name."""
