@@ -119,10 +119,11 @@ def pyscript_package() -> dict[str, str]:
 
 # Where the boot's modules came from: app.zip (first on sys.path), app-more.zip or the standard
 # library zip. `html`'s entity table is imported only once something unescapes, and PyScript's
-# `pyscript.web` only by a page's own code (the app's never does).
+# package (`pyscript`, `pyscript.web`) only by a page's own code (the app's never does).
 IMPORTED_FROM = """
-import html, json, pyscript, sys
-before = sorted({"html.entities", "pyscript.web"} & set(sys.modules))
+import sys
+before = sorted({"html.entities", "pyscript", "pyscript.web"} & set(sys.modules))
+import html, json, pyscript
 text = html.unescape("caf&eacute; &amp; &#62;")
 import pyscript.web
 json.dumps([before, text, {m: sys.modules[m].__file__.split("/lib/")[-1]

@@ -162,26 +162,32 @@ def test_html_is_made_to_import_its_entity_table_where_unescaping_needs_it() -> 
         lazy_table(source.replace("html5 as _html5", "html5"))
 
 
-def test_mount_leaves_a_package_it_cannot_import_alone(tmp_path: Path) -> None:
+def test_mount_imports_nothing_and_extends_a_package_when_it_is_imported(tmp_path: Path) -> None:
     # PyScript's package, named in the manifest, cannot be imported in the boot snapshot's
-    # worker (no PyScript there): the other packages are mounted all the same.
+    # worker (no PyScript there): mount does not import it. A package imported already gets
+    # the zip's folder at once (html), one imported later when it is imported (later).
     archive = tmp_path / "more.zip"
     with zipfile.ZipFile(archive, "w") as zf:
-        zf.writestr(MANIFEST, "needs_a_page\nhtml\n")
+        zf.writestr(MANIFEST, "needs_a_page\nhtml\nlater\n")
         zf.writestr("needs_a_page/__init__.py", "import polyscript\n")
         zf.writestr("html/extra.py", "VALUE = 7\n")
+        zf.writestr("later/extra.py", "VALUE = 8\n")
+    (tmp_path / "base" / "later").mkdir(parents=True)
+    (tmp_path / "base" / "later" / "__init__.py").write_text("")
     code = STAND_INS + f"""
-import sys
-sys.path[:0] = [{str(archive)!r}, {str(PY)!r}]
+import html, sys
+sys.path[:0] = [{str(archive)!r}, {str(PY)!r}, {str(tmp_path / "base")!r}]
 from webui.browser.boot.more import mount
 print(mount({str(archive)!r}))
+print(sorted(name for name in ("needs_a_page", "later") if name in sys.modules))
 from html.extra import VALUE
-print(VALUE)
+from later.extra import VALUE as LATER
+print(VALUE, LATER)
 """
     result = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
                             timeout=60, cwd=PY)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["['html']", "7"]
+    assert result.stdout.splitlines() == ["['needs_a_page', 'html', 'later']", "[]", "7 8"]
 
 
 def test_gzip_whole_makes_a_smaller_member_and_leaves_an_unchanged_one_alone(

@@ -29,8 +29,8 @@ many tasks it starts, and what PyScript's prelude does before the page's script:
   whose object literal of sources the edit leaves in place). The folder is still made;
 - `NO_PACKAGE_IMPORT` (the same chunk): the prelude then imports PyScript's package, ~65-100 ms
   more of that task, which the game never uses (its Python reaches the page through `js` and
-  `pyodide.ffi`); the package is imported where it is first used instead (the page mounts
-  app-more.zip's modules of it once ready: py/webui/browser/boot/more.py).
+  `pyodide.ffi`); it is imported only if something uses it (app-more.zip's modules of it are
+  mounted without importing it: py/webui/browser/boot/more.py).
 
 A task later is a posted message, as boot/pyodide-early.mjs's own steps (a hidden tab's timers
 wait a second), whose ports are closed so that Node may exit. Each edit must match its file

@@ -8,8 +8,12 @@ offline ones read it from the version's cache.
 
 from __future__ import annotations
 
-import importlib
+import importlib.abc
+import importlib.machinery
+import sys
 import zipimport
+from collections.abc import Sequence
+from types import ModuleType
 
 import js  # type: ignore[import-not-found]
 
@@ -23,21 +27,49 @@ MANIFEST = "more-packages.txt"
 """In the zip: the packages of app.zip it adds modules to, one per line."""
 
 
+class _LaterPackages(importlib.abc.MetaPathFinder):
+    """The search path of a package that mount() names before it is imported: the zip's
+    folder is added to it when it is imported (PyScript's package, which the page imports only
+    if something uses it; the engine, imported a module at a time once the page is ready)."""
+
+    def __init__(self) -> None:
+        self.folders: dict[str, str] = {}
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        folder = self.folders.get(fullname)
+        if folder is None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and spec.submodule_search_locations is not None \
+                and folder not in spec.submodule_search_locations:
+            spec.submodule_search_locations.append(folder)
+        return spec
+
+
+_LATER = _LaterPackages()
+
+
 def mount(archive: str) -> list[str]:
     """Make the modules of the zip at `archive` importable: each package named in its
-    MANIFEST gets the zip's folder of that package on its search path (once). A package this
-    runtime cannot import is left alone (PyScript's, in the boot snapshot's worker, which has
-    no PyScript: the page mounts the zip again). Returns the packages mounted."""
+    MANIFEST gets the zip's folder of that package on its search path (once), at once if it is
+    imported already, else when it is imported. Nothing is imported here: a package that needs
+    what this runtime lacks (PyScript's, in the boot snapshot's worker, which has no PyScript)
+    is only named. Returns the packages mounted."""
     manifest = zipimport.zipimporter(archive).get_data(f"{archive}/{MANIFEST}")
+    finders = sys.meta_path
+    if _LATER not in finders:  # before the finder of sys.path's entries
+        path_finder = importlib.machinery.PathFinder
+        finders.insert(finders.index(path_finder) if path_finder in finders else len(finders),
+                       _LATER)
     mounted = []
     for name in manifest.decode("utf-8").split():
-        try:
-            path = importlib.import_module(name).__path__
-        except ImportError:
-            continue
         folder = f"{archive}/{name.replace('.', '/')}"
-        if folder not in path:
-            path.append(folder)  # a path never searched before: no finder's cache to clear
+        module = sys.modules.get(name)
+        if module is None:
+            _LATER.folders[name] = folder
+        elif folder not in module.__path__:
+            module.__path__.append(folder)  # a path never searched before: no cache to clear
         mounted.append(name)
     return mounted
 
