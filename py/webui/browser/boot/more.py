@@ -8,12 +8,14 @@ offline ones read it from the version's cache.
 
 from __future__ import annotations
 
-import importlib.abc
 import importlib.machinery
 import sys
 import zipimport
-from collections.abc import Sequence
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import ModuleType
 
 import js  # type: ignore[import-not-found]
 
@@ -27,10 +29,12 @@ MANIFEST = "more-packages.txt"
 """In the zip: the packages of app.zip it adds modules to, one per line."""
 
 
-class _LaterPackages(importlib.abc.MetaPathFinder):
+class _LaterPackages:
     """The search path of a package that mount() names before it is imported: the zip's
     folder is added to it when it is imported (PyScript's package, which the page imports only
-    if something uses it; the engine, imported a module at a time once the page is ready)."""
+    if something uses it; the engine, imported a module at a time once the page is ready). A
+    finder of sys.meta_path (`importlib.abc.MetaPathFinder`'s one method, without importing
+    that module at boot: it brings `pathlib` and `urllib.parse`)."""
 
     def __init__(self) -> None:
         self.folders: dict[str, str] = {}
