@@ -121,7 +121,8 @@ document.documentElement.dataset.ready = "true";
 # PyScript is about to run the app (py:ready), and every click and DOM mutation, in-page.
 TIMING = """(() => {
   const lc = window.__lc = {ready: null, wasm: null, pyReady: null, clicks: [], mutations: [],
-                            form: null, tasks: [], keys: []};
+                            form: null, tasks: [], keys: [],
+                            frames: []};
   // the setup form is shown in the frame after the shell's paint (boot/preboot.js)
   new MutationObserver((records, observer) => {
     if (document.documentElement?.dataset.shell !== "painted") return;
@@ -131,6 +132,13 @@ TIMING = """(() => {
   new PerformanceObserver((list) => {
     for (const task of list.getEntries()) lc.tasks.push([task.startTime, task.duration]);
   }).observe({type: "longtask", buffered: true});
+  new PerformanceObserver((list) => {  // what ran in each long frame: Long Animation Frames
+    for (const frame of list.getEntries()) {
+      lc.frames.push([frame.startTime, frame.duration, frame.scripts.map((script) => [
+        script.duration, script.invoker, script.sourceURL.split("/").pop(),
+        script.sourceFunctionName])]);
+    }
+  }).observe({type: "long-animation-frame", buffered: true});
   new PerformanceObserver((list) => {  // keys pressed while loading: Event Timing
     for (const e of list.getEntries()) {
       if (e.name === "keydown") lc.keys.push([e.startTime, e.processingStart - e.startTime,
@@ -171,6 +179,9 @@ TIMES = """() => {
     "snapshot read": mark("lc:snapshot-read"), "snapshot checked": mark("lc:snapshot-decoded"),
     runtime: mark("lc:runtime-ready"), boot: document.documentElement.dataset.boot ?? null,
     form: window.__lc.form, tasks: window.__lc.tasks, keys: window.__lc.keys,
+    frames: window.__lc.frames,
+    steps: performance.getEntriesByType("mark").filter((m) => m.name.startsWith("lc:"))
+      .map((m) => [m.startTime, m.name.slice(3)]),
   };
 }"""
 # A page's init script: a part of the app first used the moment html[data-ready] turns
@@ -360,14 +371,35 @@ def load(context: BrowserContext, url: str,
 
 
 def first_seconds(marks: dict[str, Any]) -> dict[str, Any]:
-    """The marks with FIRST_SECONDS worked out from their long tasks and keys until ready."""
+    """The marks with FIRST_SECONDS worked out from their long tasks and keys until ready, and
+    where the longest task was ("longest at")."""
     ready = marks["ready"]
-    tasks = [duration for start, duration in marks.pop("tasks") if start < ready]
+    timed = [task for task in marks.pop("tasks") if task[0] < ready]
+    tasks = [duration for start, duration in timed]
     keys = [key for key in marks.pop("keys") if key[0] < ready]
+    steps, frames = marks.pop("steps"), marks.pop("frames")
     return {**marks, "longest task": max(tasks, default=0.0),
+            "longest at": task_place(max(timed, key=lambda task: task[1]), steps, frames)
+            if timed else None,
             "blocking": sum(max(0.0, d - 50) for d in tasks),
             "key delay": max((k[1] for k in keys), default=None),
             "key to paint": max((k[2] for k in keys), default=None), "keys": len(keys)}
+
+
+def task_place(task: list[float], steps: list[list[Any]], frames: list[list[Any]]) -> str:
+    """Where a long task ran: the boot's step before it (its lc: marks, or "navigation"), the
+    ms since that step, and the longest script of the animation frame it was in (Long
+    Animation Frames: its ms, what invoked it, its file and function)."""
+    start, duration = task
+    before = [step for step in steps if step[0] <= start]
+    at, name = max(before) if before else (0.0, "navigation")
+    place = f"{duration:.0f} ms, {start - at:.0f} ms after {name}"
+    within = [frame for frame in frames if frame[0] <= start + 1 < frame[0] + frame[1]]
+    scripts = sorted((script for frame in within for script in frame[2]), reverse=True)
+    if scripts:
+        took, invoker, source, function = scripts[0]
+        place += f": {took:.0f} ms of {invoker} ({source or '?'} {function or '?'})"
+    return place
 
 
 def network_bytes(site: Site, since: int,
@@ -418,7 +450,7 @@ def first_visit(pw: Playwright, site: Site, kind: str, tmp: Path,
     page, cold = load(context, page_url(site, kind), None if kind == "bare" else "stats")
     figures: dict[str, Any] = {"cold paint": cold["paint"], "cold ready": cold["ready"],
                                "cold marks": cold, "cold stats": cold["first use"]}
-    figures.update({f"cold {name}": cold[name] for name in FIRST_SECONDS})
+    figures.update({f"cold {name}": cold[name] for name in (*FIRST_SECONDS, "longest at")})
     if kind != "bare":
         figures.update(idle_work(page, site, cache))
     figures.update(zip(BYTES, network_bytes(site, before, cache)))
@@ -466,6 +498,8 @@ def one_run(pw: Playwright, sites: dict[str, Site], order: list[str], warm: int,
         for name in FIRST_SECONDS:  # the worst of the run's warm loads
             values = [m[name] for m in loads if m[name] is not None]
             figures[kind][f"warm {name}"] = max(values) if values else None
+        worst = max(loads, key=lambda m: m["longest task"], default=None)
+        figures[kind]["warm longest at"] = worst and worst["longest at"]
     return figures
 
 
@@ -523,6 +557,14 @@ def print_first_seconds(runs: list[dict[str, dict[str, Any]]], kinds: list[str])
                 cells.append(f"{statistics.median(values):.0f} [{max(values):.0f}]"
                              if values else "-")
             print(f"{when + ' ' + name:<20}" + "".join(f"{cell:>16}" for cell in cells))
+    print("\nthe longest task until ready, by run (cold, and the worst of the warm loads): "
+          "the boot's step before it and the longest script of its animation frame")
+    for index, run in enumerate(runs):
+        for kind in kinds:
+            if kind != "bare":
+                print(f"  run {index + 1} {kind}: cold {run[kind]['cold longest at']}\n"
+                      f"  {'':>{len(str(index + 1)) + len(kind) + 5}}warm "
+                      f"{run[kind]['warm longest at']}")
 
 
 def print_boots(runs: list[dict[str, dict[str, Any]]], kinds: list[str]) -> None:
