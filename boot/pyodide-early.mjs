@@ -12,8 +12,8 @@
  * static/vendor/pyodide/, and the output callbacks are attached once the runtime is up.
  *
  * A later visit starts the runtime from the boot snapshot that the service worker keeps
- * (boot/snapshot.mjs), read while the setup form paints: Python already started, the game
- * already imported. Without one, or if it fails (damaged, or its restore throws), it boots the
+ * (boot/snapshot.mjs), read and checked by a worker while the setup form paints, as the wasm is
+ * compiled (boot/later-visit.mjs): Python already started, the game already imported. Without one, or if it fails (damaged, or its restore throws), it boots the
  * normal way and has the worker drop it. <html data-boot> says which: "snapshot" or "normal".
  * window.lcBoot.makeSnapshot(modulesJson) makes one (py/webui/browser/boot/warm.py, when idle);
  * window.lcBoot.zipBytes(url) fetches and unpacks app-more.zip.gz for py/webui/browser/boot/more.py
@@ -22,6 +22,7 @@
 import "./no-stack-switching.mjs";  // first: before the runtime is evaluated
 import { loadPyodide as loadRuntime, version } from "../static/vendor/pyodide/pyodide.mjs";
 import * as snapshots from "./snapshot.mjs";
+import * as laterVisitWorker from "./later-visit.mjs";
 import * as wasmCache from "./wasm-cache.mjs";
 
 snapshots.unpackStdlibRequests();  // the standard library ships gzipped
@@ -100,11 +101,10 @@ let booting = null;
 let working = null;
 let compiling = null;
 
-/* What a later visit keeps, asked of the service worker from the moment the shell has painted or
- * the boot starts, whichever comes first, so that neither competes with the first frame: the
- * kept snapshot, or null (reading its 14 MB)... */
+/* What a later visit keeps, asked of the service worker as this module runs (`laterVisit`): the
+ * kept snapshot (its 14 MB read and checked by boot/later-visit.mjs's worker), or null... */
 function openSnapshot() {
-  opening ??= snapshots.open().catch((error) => {
+  opening ??= snapshots.open(laterVisitWorker.snapshotBytes()).catch((error) => {
     console.warn(`boot snapshot not read: ${error}`);
     return null;
   });
@@ -127,7 +127,8 @@ function appZip() {
 
 /* The runtime restored from the kept snapshot, or null (none, or it failed: then the service
  * worker drops it). The runtime starts at once on an array of zeros of the image's size, and
- * the wasm is fetched and compiled while the snapshot is read, checked and decoded into it:
+ * the wasm is compiled while the snapshot is read, checked and decoded into it
+ * (<html data-snapshot-read>: "worker", or "page" when boot/later-visit.mjs's worker failed):
  * the runtime waits for that (fsInit, before its start-up ends) and then restores it. A
  * snapshot that fails its checks leaves the array without Pyodide's magic number, which the
  * restore refuses. */
@@ -136,7 +137,9 @@ async function fromSnapshot(app) {
   if (!found) return null;
   let damage = null;
   const image = new Uint8Array(found.size);
-  const filled = found.image(image).catch((error) => {
+  const filled = found.image(image).then((by) => {
+    root.dataset.snapshotRead = by;  // who read and checked it: "worker" or "page"
+  }, (error) => {
     damage = error;
     image.fill(0, 0, 4);  // what was decoded so far is never restored
   });
@@ -191,31 +194,34 @@ async function fromWorker(app) {
  * this version's (wasm-cache.mjs); <html data-wasm> says which way it came: "http-cache" or
  * "service-worker" (nothing without a service worker, on a first visit). With a kept snapshot, a
  * worker compiles it (`compiledWasm`), else the page does: <html data-wasm-compiled> says which,
- * "worker" or "page". */
+ * "worker" or "page". The runtime is set up meanwhile: its fetch and instantiation of the wasm
+ * wait for the worker's module (wasm-cache.mjs `withModule`). */
 async function wasmFromHttpCache() {
   const expected = await keptWasm();
   if (!expected) return;
-  const compiled = await compiledWasm();
-  root.dataset.wasmCompiled = compiled ? "worker" : "page";
   const answer = (cached) => { root.dataset.wasm = cached ? "http-cache" : "service-worker"; };
-  if (compiled) {
-    wasmCache.withModule(WASM_URL, compiled.module);
-    answer(compiled.cached);
-  } else {
-    wasmCache.fromHttpCache(WASM_URL, expected, answer);
-  }
+  const module = compiledWasm().then((compiled) => {
+    root.dataset.wasmCompiled = compiled ? "worker" : "page";
+    if (compiled) answer(compiled.cached);
+    return compiled?.module ?? null;
+  });
+  wasmCache.withModule(WASM_URL, module,
+                       wasmCache.httpCacheFetch(globalThis.fetch, expected, answer));
 }
 
-/* A later visit's wasm, compiled in a worker from the moment the boot knows that a snapshot is
- * kept (wasm-cache.mjs `compiledInWorker`): {module, cached}, or null (no snapshot or no
- * service worker to ask, or the worker failed: the page compiles it then). */
+/* A later visit's wasm, compiled by boot/later-visit.mjs's worker, if a snapshot is kept:
+ * {module, cached}, or null (no snapshot or no service worker to ask, or the worker failed: the
+ * page compiles it then, and the worker is stopped). */
 function compiledWasm() {
   compiling ??= Promise.all([openSnapshot(), keptWasm()]).then(([found, expected]) => {
     if (!found || !expected || typeof Worker !== "function") return null;
-    return wasmCache.compiledInWorker(WASM_URL, expected);
-  }).catch((error) => {
+    return laterVisitWorker.compiledWasm();
+  }).then((compiled) => (compiled?.module ? compiled : null)).catch((error) => {
     console.warn(`the wasm not compiled in a worker: ${error}`);
     return null;
+  }).then((compiled) => {
+    if (compiled === null) laterVisitWorker.stop();
+    return compiled;
   });
   return compiling;
 }
@@ -277,9 +283,24 @@ function boot() {
 const root = document.documentElement;
 if (typeof Worker === "function" && !navigator.serviceWorker?.controller) {
   workerBoot().catch(() => {});  // awaited by fromWorker, which falls back on its failure
+} else if (typeof Worker === "function") {
+  laterVisit();
 }
+
+/* A later visit (a service worker controls the page) asks at once for what it keeps (the
+ * snapshot's record, the wasm's validators: answered on the service worker's thread), while
+ * boot/later-visit.mjs's worker, started by index.html before this module, compiles the wasm and
+ * reads the snapshot. The runtime's script is preloaded: fetched and compiled (off the main
+ * thread), not run; `runtimeScript` runs it once the form's frame is drawn. */
+function laterVisit() {
+  compiledWasm();
+  const preload = document.createElement("link");
+  preload.rel = "modulepreload";
+  preload.href = new URL("pyodide.asm.mjs", indexURL).href;
+  document.head.append(preload);
+}
+
 function afterTheFormsFrame() {
-  compiledWasm();  // asks for the snapshot's record and the wasm's validators
   // A hidden tab draws no frames: it boots at once, or as soon as it is hidden.
   if (document.visibilityState === "hidden") return boot();
   requestAnimationFrame(() => setTimeout(boot, 0));

@@ -190,35 +190,58 @@ export async function sha256(buffer) {
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+/* The kept snapshot's container, read from the cache and checked (all at once: for a worker,
+ * boot/later-visit-worker.mjs); rejects if there is none or it is damaged. */
+export async function readKept() {
+  const found = await caches.match(SNAPSHOT_KEY);
+  if (!found) fail("missing");
+  const buffer = await found.arrayBuffer();
+  await check(buffer, Math.ceil(buffer.byteLength / 4) * 4 || 4);
+  return buffer;
+}
+
 /* {size, image(into)}, or null when the service worker has none (the page is not controlled,
  * or nothing matches). `size` is the image's length, from the service worker's record: the
- * runtime can be started with an array of that size before the bytes are in. The bytes are read
- * at once, straight from the cache as a blob (a fetched body would wait for the page's busy main
- * thread chunk by chunk), while the service worker checks the record; image(into) then checks
- * and decodes them into `into` (zeros), main-thread work left until the caller is ready for it
- * (after the shell's first paint). It rejects if the image is damaged or malformed (`decode`). */
-export async function open() {
+ * runtime can be started with an array of that size before the bytes are in. `checked` is a
+ * Promise of the container as a worker read and checked it (readKept), or of null: then the
+ * bytes are read here at once, straight from the cache as a blob (a fetched body would wait for
+ * the page's busy main thread chunk by chunk), while the service worker checks the record, and
+ * checked in image(into). image(into) decodes them into `into` (zeros), main-thread work left
+ * until the caller is ready for it (after the shell's first paint), and says who read and
+ * checked them: "worker" or "page". It rejects if the image is missing, damaged or malformed
+ * (`decode`). */
+export async function open(checked = Promise.resolve(null)) {
   if (!navigator.serviceWorker?.controller) return null;
-  const stored = caches.match(SNAPSHOT_KEY).then((found) => found && found.blob());
-  stored.catch(() => {});  // awaited below when the record says there is one
+  const bytes = checked.then((buffer) => buffer ? {buffer, checked: true} : readHere())
+    .then((read) => {
+      performance.mark("lc:snapshot-read");  // for scripts/bench_load.py
+      return read;
+    });
+  bytes.catch(() => {});  // image() hands its failure on
   const record = await fetch(SNAPSHOT_URL);
   if (record.status !== 200) return null;  // 204: none
   const { size } = await record.json();
   if (!Number.isSafeInteger(size) || size <= 0) fail("bad record");
-  const bytes = stored.then(async (blob) => {
-    if (!blob) throw new Error("boot snapshot: missing");
-    const buffer = await blob.arrayBuffer();
-    performance.mark("lc:snapshot-read");  // for scripts/bench_load.py
-    return buffer;
-  });
-  bytes.catch(() => {});  // image() hands its failure on
   return {
     size,
-    image: (into) => bytes.then(async (buffer) => {
-      await decode(buffer, into);
+    image: (into) => bytes.then(async ({buffer, checked}) => {
+      if (checked) {
+        await nextTask();
+        unpack(buffer, into);
+      } else {
+        await decode(buffer, into);
+      }
       performance.mark("lc:snapshot-decoded");
+      return checked ? "worker" : "page";
     }),
   };
+}
+
+/* The kept snapshot's container read by the page: a Promise of {buffer, checked: false}. */
+async function readHere() {
+  const found = await caches.match(SNAPSHOT_KEY);
+  if (!found) fail("missing");
+  return {buffer: await (await found.blob()).arrayBuffer(), checked: false};
 }
 
 /* Runs one job in a new snapshot-worker.mjs: a Promise of its answer, rejected on {error}. */

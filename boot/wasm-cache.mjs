@@ -35,15 +35,11 @@ export async function keptValidators() {
   }
 }
 
-/* Sets the next fetch of `url` to ask the HTTP cache, and to use its answer if it has the
- * `expected` validators (one set before and not used yet is dropped). `onAnswer(fromHttpCache)`
- * is told which way the wasm came. */
-export function fromHttpCache(url, expected, onAnswer = () => {}) {
-  restore?.();
-  const original = globalThis.fetch;
-  const wrapper = function (resource, options) {
-    if (String(resource) !== url) return original.call(this, resource, options);
-    restore();
+/* A fetch of `url` that asks the HTTP cache, and uses its answer if it has the `expected`
+ * validators, else fetches `url` the normal way (with `original`, the fetch function):
+ * `onAnswer(fromHttpCache)` is told which way the wasm came. */
+export function httpCacheFetch(original, expected, onAnswer = () => {}) {
+  return function (resource, options) {
     const normal = () => {
       onAnswer(false);
       return original.call(this, resource, options);
@@ -57,6 +53,19 @@ export function fromHttpCache(url, expected, onAnswer = () => {}) {
       onAnswer(true);
       return response;
     }, normal);
+  };
+}
+
+/* Sets the next fetch of `url` to be httpCacheFetch's (one set before and not used yet is
+ * dropped). */
+export function fromHttpCache(url, expected, onAnswer = () => {}) {
+  restore?.();
+  const original = globalThis.fetch;
+  const fromCache = httpCacheFetch(original, expected, onAnswer);
+  const wrapper = function (resource, options) {
+    if (String(resource) !== url) return original.call(this, resource, options);
+    restore();
+    return fromCache.call(this, resource, options);
   };
   globalThis.fetch = wrapper;
   restore = () => {
@@ -87,50 +96,39 @@ export function nextModule() {
   });
 }
 
-/* The next runtime instantiates `module` (compiled in a worker, boot/snapshot-worker.mjs) in
- * place of the wasm at `url`: that fetch is answered at once with an empty body and never
- * reaches the network, and the next WebAssembly.instantiateStreaming() call takes the module.
+/* The next runtime instantiates `module` (compiled in a worker: boot/snapshot-worker.mjs or
+ * boot/later-visit-worker.mjs) in place of the wasm at `url`: that fetch is answered with an
+ * empty body and never reaches the network, and the next WebAssembly.instantiateStreaming()
+ * call takes the module. `module` may be a Promise, so that the runtime is set up while the worker compiles:
+ * the fetch and the instantiation wait for it, and if it resolves to null the wasm is fetched
+ * with `fallback` (a fetch function; the normal fetch without one) and compiled as usual.
  * V8 shares a module's code between the threads of a page, the functions the worker's runtime
  * compiled at their first call included, so the page compiles none of them again. */
-export function withModule(url, module) {
+export function withModule(url, module, fallback = null) {
   restore?.();
   const original = globalThis.fetch;
   const instantiate = WebAssembly.instantiateStreaming;
+  const given = Promise.resolve(module);
+  given.catch(() => {});  // the runtime's instantiation hands it on
   const wrapper = function (resource, options) {
     if (String(resource) !== url) return original.call(this, resource, options);
     globalThis.fetch = original;
-    return Promise.resolve(new Response(null, { headers: { "Content-Type": "application/wasm" } }));
+    return given.then((compiled) => (compiled ? new Response(null, {
+      headers: { "Content-Type": "application/wasm" } })
+      : (fallback ?? original).call(this, resource, options)));
   };
   globalThis.fetch = wrapper;
   WebAssembly.instantiateStreaming = async (source, imports) => {
     WebAssembly.instantiateStreaming = instantiate;
-    return { module, instance: await WebAssembly.instantiate(module, imports) };
+    const compiled = await given;
+    if (!compiled) return instantiate.call(WebAssembly, source, imports);
+    return { module: compiled, instance: await WebAssembly.instantiate(compiled, imports) };
   };
   restore = () => {
     if (globalThis.fetch === wrapper) globalThis.fetch = original;
     WebAssembly.instantiateStreaming = instantiate;
     restore = null;
   };
-}
-
-let compiler = null;  // the worker of compiledInWorker, kept for the page's life
-
-/* The wasm at `url` compiled in a worker (boot/wasm-worker.mjs), the HTTP cache's copy if it has
- * the `expected` validators, as fromHttpCache takes it: a Promise of {module, cached}, for
- * withModule; rejected if the worker failed. V8 reads the cached code on the worker's thread,
- * and shares it with the page's. The worker is kept while the page lives: the code V8 compiles
- * later for the module is added to the HTTP cache's entry through the compile that made it. */
-export function compiledInWorker(url, expected) {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./wasm-worker.mjs", import.meta.url), { type: "module" });
-    worker.onmessage = ({ data }) => {
-      if (data.error) reject(new Error(data.error));
-      else resolve(data);
-    };
-    worker.onerror = (event) => reject(new Error(event.message));
-    worker.postMessage({ url, expected });
-    compiler = worker;
-  });
 }
 
 /* Drops what `fromHttpCache` or `withModule` set and the next runtime has not used. */

@@ -45,12 +45,14 @@ from test_pwa import (  # noqa: F401  (fixtures)
 BOOT = "() => document.documentElement.dataset.boot"
 WASM = "() => document.documentElement.dataset.wasm"
 WASM_COMPILED = "() => document.documentElement.dataset.wasmCompiled"
-# The wasm's worker (boot/wasm-worker.mjs) started from a script that does not exist.
-NO_WASM_WORKER = """(() => {
+SNAPSHOT_READ = "() => document.documentElement.dataset.snapshotRead"
+# A later visit's worker (boot/later-visit-worker.mjs) started from a script that does not exist.
+NO_LATER_VISIT_WORKER = """(() => {
   const Original = window.Worker;
   window.Worker = class extends Original {
     constructor(url, options) {
-      super(String(url).endsWith("/wasm-worker.mjs") ? "/no-such-worker.mjs" : url, options);
+      super(String(url).endsWith("/later-visit-worker.mjs") ? "/no-such-worker.mjs" : url,
+            options);
     }
   };
 })();"""
@@ -97,22 +99,6 @@ REWRITE = """async (how) => {
     headers.set('X-LC-Snapshot', JSON.stringify(meta));
     headers.set('Content-Length', String(bytes.byteLength));
     await cache.put(url, new Response(bytes, {headers}));
-}"""
-
-
-# Records when html[data-shell] was set (the shell painted, boot/preboot.js).
-SHELL_MARKED = """new MutationObserver((records, observer) => {
-  observer.disconnect();
-  window.__lcShellMarked = performance.now();
-}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-shell"]});"""
-# When the page first asked the service worker for what a later visit keeps (the snapshot's
-# record, the wasm's validators), and the sooner of the shell's mark and the runtime's start.
-ASKED = """() => {
-    const first = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
-    const asked = (path) => first(new URL(path, document.baseURI).href);
-    const start = first('lc:runtime-start') ?? Infinity;
-    return {snapshot: asked('__boot-snapshot__'), wasm: asked('__runtime-wasm__'),
-            from: Math.min(window.__lcShellMarked ?? Infinity, start)};
 }"""
 
 
@@ -175,20 +161,16 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
         failed = page.evaluate(FAILED_IN_WORKER)
         assert "webui.online.lobby" not in failed, failed
         assert [name for name in failed if name.startswith(("webui", "lostcities"))] == []
-        page.add_init_script(SHELL_MARKED)
         page.add_init_script(TASKS_BETWEEN)
         reboot(player, "snapshot")
         assert page.evaluate(STACK_SWITCHING) is False  # booted from the kept snapshot
         # The wasm is instantiated, linked and the image restored, each in a task of its own.
         assert page.evaluate(TASK_AFTER) == EVERY_STEP
         # The wasm came from the HTTP cache, with the code V8 compiled for it (boot/wasm-cache.mjs),
-        # read by a worker (boot/wasm-worker.mjs).
+        # read by a worker (boot/later-visit-worker.mjs), which read and checked the snapshot too.
         assert page.evaluate(WASM) == "http-cache"
         assert page.evaluate(WASM_COMPILED) == "worker"
-        # Neither was asked for before the shell was marked painted or the boot began: the
-        # first frame has them not to compete with.
-        asked = page.evaluate(ASKED)
-        assert asked["from"] <= asked["snapshot"] and asked["from"] <= asked["wasm"], asked
+        assert page.evaluate(SNAPSHOT_READ) == "worker"
         plays(page)
         # Booted from a snapshot, the page takes no other.
         assert page.evaluate(SNAPSHOT) is None
@@ -202,11 +184,12 @@ def test_the_next_visits_boot_from_the_snapshot_and_play_online_and_offline(
     reboot(player, "snapshot")
     assert page.evaluate(WASM) == "service-worker"
     plays(page)
-    # When the worker cannot compile the wasm (here: its script cannot be loaded), the page
-    # compiles it itself.
-    page.add_init_script(NO_WASM_WORKER)
+    # When the worker fails (here: its script cannot be loaded), the page compiles the wasm and
+    # reads and checks the snapshot itself.
+    page.add_init_script(NO_LATER_VISIT_WORKER)
     reboot(player, "snapshot")
     assert page.evaluate(WASM_COMPILED) == "page"
+    assert page.evaluate(SNAPSHOT_READ) == "page"
     plays(page)
     assert player.page_errors == []
 
