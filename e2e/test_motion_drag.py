@@ -283,6 +283,13 @@ def still(page: Page, selector: str) -> None:
       .every((a) => a.playState !== 'running')""", arg=selector)
 
 
+def click_card(page: Page, code: str) -> None:
+    """Click the card `code` of the hand once it has stopped moving (a card put back after a
+    drop moves back for 150 ms: a click aimed at where it was would miss it)."""
+    still(page, card_button(code))
+    page.locator(card_button(code)).click()
+
+
 def mouse_drag(page: Page, source: str, target: str, check: Callable[[], None] | None = None
                ) -> None:
     """Press on `source`, move onto `target` in steps, run `check()`, release."""
@@ -342,10 +349,10 @@ def test_a_mouse_drag_plays_and_discards_and_an_illegal_drop_changes_nothing(
     assert page.evaluate(PICKED_JS) == []
 
     # what was picked before the drag is picked after a drop elsewhere
-    page.locator(card_button(other)).click()
+    click_card(page, other)
     mouse_drag(page, card_button(low), f"#screen {exp(low[0])}")
     assert page.evaluate(PICKED_JS) == [other] and page.evaluate(HAND_JS) == hand_now
-    page.locator(card_button(low)).click()
+    click_card(page, low)
     mouse_drag(page, card_button(low), f"#screen {exp(low[0])}")
     assert page.evaluate(PICKED_JS) == [low] and page.evaluate(HAND_JS) == hand_now
 

@@ -98,7 +98,8 @@ class Page:
             raise
 
     def _show(self, frame: Frame) -> None:
-        if self._changed("lang", frame.lang):
+        first = "lang" not in self._written
+        if self._changed("lang", frame.lang) and not (first and self._shell_in(frame.lang)):
             self._translate_static(frame.lang)
         if self._changed("banners", frame.banners):
             self._notice.innerHTML = frame.banners
@@ -143,6 +144,13 @@ class Page:
             return False
         self._written[what] = value
         return True
+
+    @staticmethod
+    def _shell_in(lang: str) -> bool:
+        """Whether the static setup form is in `lang` already: index.html's own English, or
+        the player's language that static/vendor/shell-lang.js put in before the first paint
+        (from the same catalogue; either sets ``html[lang]``)."""
+        return str(js.document.documentElement.lang) == lang
 
     def _translate_static(self, lang: str) -> None:
         """Put `lang` into the static setup form (its values untouched)."""
