@@ -274,6 +274,33 @@ def test_lobby_says_plainly_when_online_play_cannot_work(
     unreachable.page.wait_for_selector("text=can't be reached")
 
 
+def test_a_code_typed_while_the_lobby_renders_again_keeps_its_keys_and_caret(
+        open_app: Callable[..., AppPage]) -> None:
+    app = open_app()
+    page = app.page
+    enter_lobby(app)
+    page.wait_for_function("() => document.querySelector('[data-broker]')?.dataset.broker"
+                           " !== 'checking'")
+    page.locator('[data-field="room-code"]').click()
+    page.keyboard.type("K7P2")
+    page.evaluate("""() => {
+      window.__lcTyped = document.querySelector('[data-field="room-code"]');
+      window.__lcTyped.setSelectionRange(2, 2);
+    }""")
+    # the network goes: the lobby says so, and renders its panel (the field with it) again
+    page.context.set_offline(True)
+    page.wait_for_selector('[data-screen="lobby"] >> text=needs a network')
+    typed = page.evaluate("""() => {
+      const field = document.querySelector('[data-field="room-code"]');
+      return {replaced: field !== window.__lcTyped, focused: document.activeElement === field,
+              caret: [field.selectionStart, field.selectionEnd]};
+    }""")
+    assert typed == {"replaced": True, "focused": True, "caret": [2, 2]}
+    page.keyboard.type("X")  # the next key lands where the caret was
+    assert page.locator('[data-field="room-code"]').input_value() == "K7XP2"
+    page.context.set_offline(False)
+
+
 RIG_FIRST_ROOM = """
 (() => {
   let real;

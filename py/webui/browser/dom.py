@@ -5,7 +5,8 @@ screen's update crosses back once (each crossing of Pyodide's FFI costs time).
   button clicked (ignoring disabled ones) and calls ``callback(text)`` with its ``data-*``
   attributes as a JSON object (names without ``data-``; ``data-region`` left out).
 - `Patcher`: carries out regions.py's operations on a container in one call, and says where
-  the keyboard focus was.
+  the keyboard focus was; a text field being typed in that the patch replaces gives its twin
+  the focus and the caret (a lobby that renders again while a code is typed loses no key).
 - `AfterPaint`: runs a callback once the change on screen has been painted (the save after a
   move), and at once when the page is hidden or left, so that nothing pending is lost.
 """
@@ -40,9 +41,14 @@ FOCUS_KEYS = ("data-action", "data-card", "data-source", "data-colour", "data-jo
 _PATCH = """
 const active = document.activeElement;
 let focus = null;
+let typing = null;
 if (active && active.hasAttribute && active.hasAttribute("data-action")) {
   focus = KEYS.filter((k) => active.hasAttribute(k))
     .map((k) => `[${k}="${CSS.escape(active.getAttribute(k))}"]`).join("");
+} else if (active && active.matches && active.matches("input[data-field], textarea[data-field]")) {
+  typing = {selector: `[data-field="${CSS.escape(active.getAttribute("data-field"))}"]`,
+            start: active.selectionStart, end: active.selectionEnd,
+            direction: active.selectionDirection};
 }
 for (const [kind, key, html, name] of JSON.parse(ops)) {
   if (kind === "all") { container.innerHTML = html; continue; }
@@ -53,6 +59,13 @@ for (const [kind, key, html, name] of JSON.parse(ops)) {
   else if (kind === "replace") element.outerHTML = html;
   else if (kind === "remove") element.remove();
   else element.insertAdjacentHTML(kind === "before" ? "beforebegin" : "afterend", html);
+}
+const twin = typing && !active.isConnected ? container.querySelector(typing.selector) : null;
+if (twin !== null) {  // the field typed in was replaced: its twin takes the keys and the caret
+  twin.focus();
+  if (typing.start !== null) {
+    try { twin.setSelectionRange(typing.start, typing.end, typing.direction); } catch (error) {}
+  }
 }
 return JSON.stringify({ok: true, focus, kept: focus !== null && active.isConnected});
 """
