@@ -94,3 +94,6 @@ def test_the_edited_runtime_links_and_restores_in_more_tasks(tmp_path: Path) -> 
     # the link in three tasks; the restore, then the bootstrap in two
     assert edited_turns["link"] >= original["link"] + 2, (original, edited_turns)
     assert edited_turns["restore"] >= original["restore"] + 2, (original, edited_turns)
+    # the link fills only the globals the wasm asks for, and the restored runtime still runs
+    assert original["got"] > 8000 and edited_turns["got"] < original["got"] / 10
+    assert original["answer"] == edited_turns["answer"] == "42"

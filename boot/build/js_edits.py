@@ -1,7 +1,8 @@
 """The runtime's JavaScript as the site ships it: Pyodide's and PyScript's files with the edits
 that cut the longest tasks of a boot's main thread (scripts/build.py; docs/boot.md, "In which
 order"). None changes what the game gets from the runtime, only when V8 compiles it, in how
-many tasks it starts, and what PyScript's prelude does before the page's script:
+many tasks it starts, what its link does before a library asks, and what PyScript's prelude
+does before the page's script:
 
 - `EAGER` (pyodide.asm.mjs): the module's one function, which holds the whole runtime (1.2 MB
   of source), wrapped in parentheses. V8 then compiles it with the module, not at its first
@@ -16,6 +17,14 @@ many tasks it starts, and what PyScript's prelude does before the page's script:
   table of globals, then every symbol the wasm imports resolved, ~250 ms on the phone
   profile) in three tasks. The runtime awaits the link's result (`createWasm` is async), so
   nothing of it runs before the link is done;
+- `GOT_AS_ASKED` (pyodide.asm.mjs): the link put every one of the wasm's ~8,560 exports into
+  the table of globals that dynamic libraries link against (emscripten's `updateGOT`), each
+  function given a table slot of its own: ~20 ms under Node, ~4x that on the phone profile.
+  Only the symbols the wasm itself asks for (its `GOT.func` and `GOT.mem` imports, ~280) are
+  needed at start; the edit fills those, and any other is resolved when a library asks for it
+  (emscripten's `reportUndefinedSymbols` looks it up among the exports then), so a library
+  still links as before. The game loads none. The table's slots differ from the original's, but
+  every runtime that makes or restores an image of this build runs the same code;
 - `RESTORE_IN_TWO_TASKS` (pyodide.mjs): a snapshot's restore (`restoreSnapshot`: the image
   written into memory) and Python's bootstrap after it (`finalizeBootstrap`) in two tasks;
 - `BOOTSTRAP_IN_TWO_TASKS` (pyodide.asm.mjs): that bootstrap cut after its first import
@@ -73,6 +82,12 @@ LINK_IN_THREE_TASKS = Edit(
     "updateGOT(origExports);LDSO.init();loadDylibs();updateMemoryViews();return wasmExports}",
     f"return {NEXT_TASK}.then(()=>{{updateGOT(origExports);return {NEXT_TASK}}})"
     ".then(()=>{LDSO.init();loadDylibs();updateMemoryViews();return wasmExports})}")
+GOT_AS_ASKED = Edit(
+    "GOT_AS_ASKED",
+    "var updateGOT=(exports,replace)=>{for(var symName in exports){if(isInternalSym(symName)){"
+    "continue}",
+    "var updateGOT=(exports,replace)=>{for(var symName in exports){"
+    "if(isInternalSym(symName)||!replace&&!GOT[symName]){continue}")
 RESTORE_IN_TWO_TASKS = (
     Edit("RESTORE_IN_TWO_TASKS",
          "function Ae(e,t,n){let i=e.API,s;return t&&(s=i.restoreSnapshot(t)),"
@@ -101,7 +116,7 @@ BOOTSTRAP_IN_TWO_TASKS = (
          'r&&API.fatal_loading_error(`Failed to import _pyodide_core\\n`,n),',
          f'r&&API.fatal_loading_error(`Failed to import _pyodide_core\\n`,n),await {NEXT_TASK},'),
 )
-PYODIDE = {"pyodide.asm.mjs": (*EAGER, LAZY_SLEEP_MEMORY, LINK_IN_THREE_TASKS,
+PYODIDE = {"pyodide.asm.mjs": (*EAGER, LAZY_SLEEP_MEMORY, LINK_IN_THREE_TASKS, GOT_AS_ASKED,
                                *BOOTSTRAP_IN_TWO_TASKS),
            "pyodide.mjs": RESTORE_IN_TWO_TASKS}
 """The edits of Pyodide's files, by file name."""

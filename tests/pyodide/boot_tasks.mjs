@@ -2,7 +2,10 @@
 // many turns of Node's event loop pass (1) between the wasm's instantiation and the fsInit
 // hook, which the runtime calls after the link, and (2) between that hook and the end of a
 // snapshot's restore. A turn passes only where the runtime waits for a task; without one, the
-// step is a single task. Prints {"sharedMemories": n, "link": n, "restore": n} as JSON.
+// step is a single task; (3) how many symbols the link put into the table of globals that
+// dynamic libraries link against (GOT), and (4) what Python computes on the restored runtime
+// from a value set before the image was made. Prints {"sharedMemories": n, "link": n,
+// "restore": n, "got": n, "answer": "..."} as JSON.
 // usage: node boot_tasks.mjs <pyodide dir> <python_stdlib.zip>
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -38,9 +41,12 @@ let hooked = null;
 const made = await loadPyodide({ indexURL, stdLibURL, _makeSnapshot: true,
                                  fsInit: () => { hooked = turns; } });
 const link = hooked - instantiated;
+const got = Object.keys(made._module.GOT).length;
+made.runPython("import json; answer = json.loads('[41]')[0] + 1");
 const image = made.makeMemorySnapshot();
-await loadPyodide({ indexURL, stdLibURL, _loadSnapshot: image,
-                    fsInit: () => { hooked = turns; } });
+const restored = await loadPyodide({ indexURL, stdLibURL, _loadSnapshot: image,
+                                     fsInit: () => { hooked = turns; } });
 const restore = turns - hooked;
 counting = false;
-console.log(JSON.stringify({ sharedMemories, link, restore }));
+const answer = restored.runPython("import math, re; re.sub('1', '2', str(answer + math.floor(0.5)))");
+console.log(JSON.stringify({ sharedMemories, link, restore, got, answer }));
