@@ -13,8 +13,9 @@
  *
  * A later visit starts the runtime from the boot snapshot that the service worker keeps
  * (boot/snapshot.mjs), read and checked by a worker while the setup form paints, as the wasm is
- * compiled (boot/later-visit.mjs): Python already started, the game already imported. Without one, or if it fails (damaged, or its restore throws), it boots the
- * normal way and has the worker drop it. <html data-boot> says which: "snapshot" or "normal".
+ * compiled (boot/later-visit.mjs): Python already started, the game already imported. Without
+ * one, or if it fails (damaged, or its restore throws), it boots the normal way and has the
+ * service worker drop it. <html data-boot> says which: "snapshot" or "normal".
  * window.lcBoot.makeSnapshot(modulesJson) makes one (py/webui/browser/boot/warm.py, when idle);
  * window.lcBoot.zipBytes(url) fetches and unpacks app-more.zip.gz for py/webui/browser/boot/more.py
  * as this module does app.zip.gz (boot/snapshot.mjs).

@@ -193,26 +193,32 @@ export async function sha256(buffer) {
 /* The kept snapshot's container, read from the cache and checked (all at once: for a worker,
  * boot/later-visit-worker.mjs); rejects if there is none or it is damaged. */
 export async function readKept() {
-  const found = await caches.match(SNAPSHOT_KEY);
-  if (!found) fail("missing");
-  const buffer = await found.arrayBuffer();
+  const buffer = await readStored();
   await check(buffer, Math.ceil(buffer.byteLength / 4) * 4 || 4);
   return buffer;
+}
+
+/* The kept snapshot's container as the cache holds it, read as a blob (a fetched body would
+ * wait for a busy main thread chunk by chunk); rejects if there is none. */
+async function readStored() {
+  const found = await caches.match(SNAPSHOT_KEY);
+  if (!found) fail("missing");
+  return (await found.blob()).arrayBuffer();
 }
 
 /* {size, image(into)}, or null when the service worker has none (the page is not controlled,
  * or nothing matches). `size` is the image's length, from the service worker's record: the
  * runtime can be started with an array of that size before the bytes are in. `checked` is a
  * Promise of the container as a worker read and checked it (readKept), or of null: then the
- * bytes are read here at once, straight from the cache as a blob (a fetched body would wait for
- * the page's busy main thread chunk by chunk), while the service worker checks the record, and
+ * bytes are read here at once (`readStored`), while the service worker checks the record, and
  * checked in image(into). image(into) decodes them into `into` (zeros), main-thread work left
  * until the caller is ready for it (after the shell's first paint), and says who read and
  * checked them: "worker" or "page". It rejects if the image is missing, damaged or malformed
  * (`decode`). */
 export async function open(checked = Promise.resolve(null)) {
   if (!navigator.serviceWorker?.controller) return null;
-  const bytes = checked.then((buffer) => buffer ? {buffer, checked: true} : readHere())
+  const bytes = checked.then(async (buffer) => buffer ? {buffer, checked: true}
+    : {buffer: await readStored(), checked: false})
     .then((read) => {
       performance.mark("lc:snapshot-read");  // for scripts/bench_load.py
       return read;
@@ -235,13 +241,6 @@ export async function open(checked = Promise.resolve(null)) {
       return checked ? "worker" : "page";
     }),
   };
-}
-
-/* The kept snapshot's container read by the page: a Promise of {buffer, checked: false}. */
-async function readHere() {
-  const found = await caches.match(SNAPSHOT_KEY);
-  if (!found) fail("missing");
-  return {buffer: await (await found.blob()).arrayBuffer(), checked: false};
 }
 
 /* Runs one job in a new snapshot-worker.mjs: a Promise of its answer, rejected on {error}. */

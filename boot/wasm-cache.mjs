@@ -99,9 +99,10 @@ export function nextModule() {
 /* The next runtime instantiates `module` (compiled in a worker: boot/snapshot-worker.mjs or
  * boot/later-visit-worker.mjs) in place of the wasm at `url`: that fetch is answered with an
  * empty body and never reaches the network, and the next WebAssembly.instantiateStreaming()
- * call takes the module. `module` may be a Promise, so that the runtime is set up while the worker compiles:
- * the fetch and the instantiation wait for it, and if it resolves to null the wasm is fetched
- * with `fallback` (a fetch function; the normal fetch without one) and compiled as usual.
+ * call takes the module. `module` may be a Promise, so that the runtime is set up while the
+ * worker compiles: the fetch and the instantiation wait for it, and if it resolves to null the
+ * wasm is fetched with `fallback` (a fetch function; the normal fetch without one) and compiled
+ * as usual.
  * V8 shares a module's code between the threads of a page, the functions the worker's runtime
  * compiled at their first call included, so the page compiles none of them again. */
 export function withModule(url, module, fallback = null) {

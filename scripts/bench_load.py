@@ -123,8 +123,7 @@ document.documentElement.dataset.ready = "true";
 # PyScript is about to run the app (py:ready), and every click and DOM mutation, in-page.
 TIMING = """(() => {
   const lc = window.__lc = {ready: null, wasm: null, pyReady: null, clicks: [], mutations: [],
-                            form: null, tasks: [], keys: [],
-                            frames: []};
+                            form: null, tasks: [], keys: [], frames: []};
   // the setup form is shown in the frame after the shell's paint (boot/preboot.js)
   new MutationObserver((records, observer) => {
     if (document.documentElement?.dataset.shell !== "painted") return;
