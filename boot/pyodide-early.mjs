@@ -128,11 +128,12 @@ function appZip() {
 
 /* The runtime restored from the kept snapshot, or null (none, or it failed: then the service
  * worker drops it). The runtime starts at once on an array of zeros of the image's size, and
- * the wasm is compiled while the snapshot is read, checked and decoded into it
- * (<html data-snapshot-read>: "worker", or "page" when boot/later-visit.mjs's worker failed):
- * the runtime waits for that (fsInit, before its start-up ends) and then restores it. A
- * snapshot that fails its checks leaves the array without Pyodide's magic number, which the
- * restore refuses. */
+ * the wasm is compiled while the snapshot is read and checked, and the image's header written
+ * into that array (<html data-snapshot-read>: "worker", or "page" when boot/later-visit.mjs's
+ * worker failed): the runtime waits for that (fsInit, before its start-up ends) and then
+ * restores it, its pages written from the stored bytes into its memory (snapshot.mjs
+ * `restorable`). A snapshot that fails its checks leaves the array without Pyodide's magic
+ * number, which the restore refuses. */
 async function fromSnapshot(app) {
   const found = await openSnapshot();
   if (!found) return null;
@@ -142,7 +143,7 @@ async function fromSnapshot(app) {
     root.dataset.snapshotRead = by;  // who read and checked it: "worker" or "page"
   }, (error) => {
     damage = error;
-    image.fill(0, 0, 4);  // what was decoded so far is never restored
+    image.fill(0, 0, 4);  // what was written so far is never restored
   });
   try {
     await wasmFromHttpCache();

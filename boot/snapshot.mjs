@@ -8,9 +8,9 @@
  * it in the version's cache if it matches that version (boot/sw-kept.js).
  * Used (open): boot/pyodide-early.mjs asks the service worker whether one matches and how
  * large its image is, starts the runtime at once with an array of zeros of that size as
- * `_loadSnapshot` (the wasm compiles meanwhile), and reads the bytes from the cache, checks
- * them and decodes them into that array, which the runtime awaits (Pyodide's `fsInit` hook)
- * before it restores it.
+ * `_loadSnapshot` (the wasm compiles meanwhile), and reads the bytes from the cache and checks
+ * them; the runtime awaits that (Pyodide's `fsInit` hook), then restores the image, whose pages
+ * are written straight from the stored bytes into its memory (`restorable`).
  *
  * The image is stored without its empty pages (most of the runtime's 30 MB memory is zeros):
  *   u32 MAGIC, u32 size (bytes of the image), u32 PAGE, u32 count, u32 sum[2] (`checksum` of
@@ -91,7 +91,8 @@ export function encode(image) {
 
 /* Rejects unless `buffer` is a container that `encode` wrote, undamaged (its checksum, summed
  * `slice` bytes a task: 4 MiB, ~35 ms of a phone's main thread). */
-async function check(buffer, slice) {
+export async function check(buffer, slice = CHECKED_A_TASK) {
+  if (slice <= 0 || slice % 4 !== 0) throw new RangeError("a slice is a whole number of words");
   const view = new DataView(buffer);
   if (buffer.byteLength < HEADER || view.getUint32(0, true) !== MAGIC) fail("not a snapshot");
   const [page, count, a, b] = [8, 12, 16, 20].map((at) => view.getUint32(at, true));
@@ -105,36 +106,64 @@ async function check(buffer, slice) {
   if (sums[0] !== a || sums[1] !== b) fail("damaged");
 }
 
-/* Writes the pages of the container `buffer` (already checked) into `into`: zeros, exactly
- * the image's length. Throws on a malformed layout. */
-function unpack(buffer, into) {
+/* The stored pages of the container `buffer` (its checksum already checked), as
+ * {size, pages: [{index, at, length}]} (`at`: where the page's bytes are in `buffer`); throws
+ * on a malformed layout. */
+function layout(buffer) {
   const view = new DataView(buffer);
   const [size, count] = [4, 12].map((at) => view.getUint32(at, true));
-  if (into.length !== size) fail("not the size recorded");
+  const pages = [];
   let at = HEADER + 4 * count;
   let previous = -1;
   for (let i = 0; i < count; i++) {
     const index = view.getUint32(HEADER + 4 * i, true);
     const length = Math.min(PAGE, size - index * PAGE);
     if (index <= previous || length <= 0 || at + length > buffer.byteLength) fail("bad page");
-    into.set(new Uint8Array(buffer, at, length), index * PAGE);
+    pages.push({index, at, length});
     at += length;
     previous = index;
   }
   if (at !== buffer.byteLength) fail("trailing bytes");
+  return {size, pages};
 }
 
-/* The image that `encode` stored (a Promise of a Uint8Array); rejects on anything else. Written
- * into `into` if given (zeros, exactly the image's length), else into a new array. The checksum
- * (~130 ms of a phone's main thread in all) goes in tasks of `slice` bytes (a multiple of 4),
- * and the copy (~45 ms) in a task of its own. */
-export async function decode(buffer, into = undefined, slice = CHECKED_A_TASK) {
-  if (slice <= 0 || slice % 4 !== 0) throw new RangeError("a slice is a whole number of words");
-  await check(buffer, slice);
-  await nextTask();
-  const image = into ?? new Uint8Array(new DataView(buffer).getUint32(4, true));
-  unpack(buffer, image);
-  return image;
+/* Makes `into` (zeros, exactly the image's length) the runtime's `_loadSnapshot` for the
+ * container `buffer` (checked): throws on a malformed layout, else writes into it the pages that
+ * hold Pyodide's header (the image's second word is where the memory's bytes start) and gives
+ * it `writeImage(heap, from, dirtyEnd)`, which the runtime's restore calls in place of copying
+ * the rest of the image into its memory (js_edits.WRITTEN_INTO_MEMORY): it writes the image's
+ * bytes from `from` on straight into `heap`, and zeros where the container stores no page,
+ * below `dirtyEnd` only (the runtime's heap break: it never wrote above it, so that memory is
+ * zeros still). One pass over the memory, no 30 MB image between. */
+export function restorable(buffer, into) {
+  const {size, pages} = layout(buffer);
+  if (into.length !== size) fail("not the size recorded");
+  const bytes = (page) => new Uint8Array(buffer, page.at, page.length);
+  const first = pages[0]?.index === 0 ? bytes(pages[0]) : new Uint8Array(8);
+  into.set(first.subarray(0, 8));
+  const header = size < 8 ? size
+    : Math.min(size, new DataView(into.buffer, into.byteOffset).getUint32(4, true));
+  for (const page of pages) {
+    if (page.index * PAGE < header) into.set(bytes(page), page.index * PAGE);
+  }
+  into.writeImage = (heap, from, dirtyEnd) => {
+    if (size - from > heap.length) fail("larger than the memory");
+    let written = from;  // the image up to here is in heap (from `from` on)
+    const zeros = (end) => {
+      const stop = Math.min(end, from + dirtyEnd);
+      if (stop > written) heap.fill(0, written - from, stop - from);
+    };
+    for (const page of pages) {
+      const start = page.index * PAGE;
+      if (start + page.length <= from) continue;
+      zeros(start);
+      const skip = Math.max(0, from - start);
+      heap.set(bytes(page).subarray(skip), start + skip - from);
+      written = start + page.length;
+    }
+    zeros(size);
+  };
+  return into;
 }
 
 /* A Promise resolved in the next task: a posted message, not a timer (a hidden tab's timers
@@ -211,10 +240,10 @@ async function readStored() {
  * runtime can be started with an array of that size before the bytes are in. `checked` is a
  * Promise of the container as a worker read and checked it (readKept), or of null: then the
  * bytes are read here at once (`readStored`), while the service worker checks the record, and
- * checked in image(into). image(into) decodes them into `into` (zeros), main-thread work left
- * until the caller is ready for it (after the shell's first paint), and says who read and
- * checked them: "worker" or "page". It rejects if the image is missing, damaged or malformed
- * (`decode`). */
+ * checked in image(into). image(into) makes `into` (zeros) the runtime's `_loadSnapshot` for
+ * them (`restorable`), main-thread work left until the caller is ready for it (after the shell's
+ * first paint), and says who read and checked them: "worker" or "page". It rejects if the image
+ * is missing, damaged or malformed (`check`, `restorable`). */
 export async function open(checked = Promise.resolve(null)) {
   if (!navigator.serviceWorker?.controller) return null;
   const bytes = checked.then(async (buffer) => buffer ? {buffer, checked: true}
@@ -231,12 +260,9 @@ export async function open(checked = Promise.resolve(null)) {
   return {
     size,
     image: (into) => bytes.then(async ({buffer, checked}) => {
-      if (checked) {
-        await nextTask();
-        unpack(buffer, into);
-      } else {
-        await decode(buffer, into);
-      }
+      if (!checked) await check(buffer);
+      await nextTask();
+      restorable(buffer, into);
       performance.mark("lc:snapshot-decoded");
       return checked ? "worker" : "page";
     }),

@@ -99,7 +99,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import BrowserContext, CDPSession, Page, Playwright, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 # scripts/site_browser.py
 from site_browser import Site, build_revision, chromium_options, served_site
@@ -128,7 +128,10 @@ TIMING = """(() => {
   new MutationObserver((records, observer) => {
     if (document.documentElement?.dataset.shell !== "painted") return;
     observer.disconnect();
-    requestAnimationFrame(() => { lc.form = performance.now(); });
+    requestAnimationFrame(() => {
+      lc.form = performance.now();
+      window.lcBenchForm?.();  // tells the typing loop to start
+    });
   }).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-shell"]});
   new PerformanceObserver((list) => {
     for (const task of list.getEntries()) lc.tasks.push([task.startTime, task.duration]);
@@ -329,16 +332,43 @@ def launch(pw: Playwright, profile: Path) -> BrowserContext:
     return context
 
 
-def type_while_loading(page: Page, ready: list[bool]) -> None:
-    """Once the setup form shows, type into its name field a key every 50 ms until the page
-    says it is ready (`ready` filled by its lcBenchReady call: a query of the page would wait
-    while it is frozen); a page without the field: nothing."""
-    page.wait_for_function("() => window.__lc.form !== null || "
-                           "document.documentElement.dataset.ready === 'true'", timeout=300_000)
-    field = page.locator('[data-field="name1"]')
-    if ready or not field.count():
+FOCUS_FIELD = """(() => {
+  const field = document.querySelector('[data-field="name1"]');
+  field?.focus();
+  return field !== null;
+})()"""
+
+
+def wait_for(page: Page, *flags: list[bool], timeout: float = 300.0) -> None:
+    """Wait until one of the lists that the page's calls of an exposed function fill is
+    filled: only the Python side is polled, nothing is evaluated in the page."""
+    deadline = time.monotonic() + timeout
+    while not any(flags):
+        if time.monotonic() > deadline:
+            raise PlaywrightTimeout(f"the page did not call back within {timeout:.0f} s")
+        page.wait_for_timeout(10)
+
+
+def in_page(cdp: CDPSession, expression: str) -> Any:
+    """The value of an expression evaluated in the page through the DevTools protocol, its
+    promise awaited: unlike Playwright's queries, it evaluates no script of Playwright's in
+    the page (its injected script costs a boot ~45 ms of main thread)."""
+    answer = cdp.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                           "returnByValue": True})
+    if "exceptionDetails" in answer:
+        raise RuntimeError(f"{expression[:60]}: {answer['exceptionDetails']}")
+    return answer["result"].get("value")
+
+
+def type_while_loading(page: Page, cdp: CDPSession, ready: list[bool],
+                       shown: list[bool]) -> None:
+    """Once the setup form shows (`shown` filled by the page's lcBenchForm call), type into its
+    name field a key every 50 ms until the page says it is ready (`ready` filled by its
+    lcBenchReady call: a query of the page would wait while it is frozen); a page without the
+    field: nothing."""
+    wait_for(page, ready, shown)
+    if ready or not in_page(cdp, FOCUS_FIELD):
         return
-    field.focus()
     for _ in range(2000):
         if ready:
             return
@@ -349,25 +379,30 @@ def type_while_loading(page: Page, ready: list[bool]) -> None:
 def load(context: BrowserContext, url: str,
          first_use: str | None = None) -> tuple[Page, dict[str, Any]]:
     """Open url in a new page of context, typing meanwhile; (page, its marks: TIMES, with the
-    first seconds' figures, and with first_use, a part of FIRST_USES, its "first use")."""
+    first seconds' figures, and with first_use, a part of FIRST_USES, its "first use"). Until
+    then the page is only watched through its own calls and the DevTools protocol (`in_page`),
+    as a player's page runs no script of Playwright's."""
     page = context.new_page()
     if first_use is not None:
         page.add_init_script(f"{FIRST_USE}({json.dumps(first_use)});")
     ready: list[bool] = []
+    shown: list[bool] = []
     page.expose_function("lcBenchReady", lambda: ready.append(True))
+    page.expose_function("lcBenchForm", lambda: shown.append(True))
+    cdp = context.new_cdp_session(page)
     if PHONE:
-        cdp = context.new_cdp_session(page)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": PHONE_CPU})
         cdp.send("Network.enable")
         cdp.send("Network.emulateNetworkConditions", PHONE_NETWORK)
     page.goto(url)
-    type_while_loading(page, ready)
-    page.wait_for_function(READY, timeout=300_000)
+    type_while_loading(page, cdp, ready, shown)
+    wait_for(page, ready)
+    used = in_page(cdp, "window.__lcFirstUse") if first_use is not None else None
     page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length",
                            timeout=10_000)
     marks = first_seconds(page.evaluate(TIMES))
-    marks["first use"] = (page.evaluate("() => window.__lcFirstUse")
-                          if first_use is not None else None)
+    marks["first use"] = used
+    cdp.detach()
     return page, marks
 
 

@@ -1,8 +1,8 @@
 """What the page and the service worker read from storage, run under Node: the boot snapshot's
-format (boot/snapshot.mjs `encode`/`decode`, and boot/sw-kept.js `snapshotContainer`,
-which must agree with `decode`), the service worker's zip listing (`zipEntries`), on zips
-written by Python's zipfile, and the wasm's validators (boot/wasm-cache.mjs and sw-kept.js
-must read the same)."""
+format (boot/snapshot.mjs `encode`, `check` and `restorable`, and boot/sw-kept.js
+`snapshotContainer`, which must agree with them), the service worker's zip listing
+(`zipEntries`), on zips written by Python's zipfile, and the wasm's validators
+(boot/wasm-cache.mjs and sw-kept.js must read the same)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Runs the cases given as JSON on stdin; prints one JSON answer per case.
 RUNNER = r"""
-import { encode, decode } from "%(module)s";
+import { encode, check, restorable } from "%(module)s";
 import { validators as pageValidators } from "%(wasm)s";
 import { readFileSync } from "node:fs";
 import vm from "node:vm";
@@ -34,8 +34,15 @@ vm.runInContext(readFileSync("%(sw)s", "utf8") +
 const {zipEntries, snapshotContainer, validators} = worker.self;
 
 const bytes = (list) => new Uint8Array(list);
+/* The whole image a container holds, as a boot's restore writes it (into itself here). */
+const decode = async (buffer, into = undefined, slice = undefined) => {
+  await check(buffer, slice);
+  const image = restorable(buffer, into ?? new Uint8Array(new DataView(buffer).getUint32(4, true)));
+  image.writeImage(image, 0, image.length);
+  return image;
+};
 const cases = JSON.parse(readFileSync(0, "utf8"));
-const answers = await Promise.all(cases.map(async ({kind, data, size}) => {
+const answers = await Promise.all(cases.map(async ({kind, data, size, from, dirtyEnd}) => {
   if (kind === "roundtrip") {
     const image = bytes(data);
     const stored = encode(image);
@@ -55,6 +62,12 @@ const answers = await Promise.all(cases.map(async ({kind, data, size}) => {
       catch (error) { answers.push(false); }
     }
     return answers;
+  }
+  if (kind === "written") {  // as a restore writes it: the header's pages, then into a memory
+    const into = restorable(encode(bytes(data)), new Uint8Array(data.length));
+    const heap = new Uint8Array(size).fill(0xAA);
+    into.writeImage(heap, from, dirtyEnd);
+    return {into: Array.from(into), heap: Array.from(heap)};
   }
   if (kind === "validators") {  // the same headers read by the page and by the worker
     const response = {headers: new Map(Object.entries(data))};
@@ -169,6 +182,31 @@ def test_a_boot_decodes_into_an_array_of_the_recorded_size_only() -> None:
                 for size in (200_000, 200_001, 199_999, 0)]) == [
         {"decoded": True, "busy": busy}, {"decoded": False}, {"decoded": False},
         {"decoded": False}]
+
+
+def test_a_restore_writes_the_image_into_memory_and_zeros_only_below_the_heap_break() -> None:
+    # Pyodide's image starts with its header: its second word is where the memory's bytes
+    # start (here past the first page). The runtime's memory (0xAA: bytes written before the
+    # restore) gets the image from there on: stored pages copied, pages left out written as
+    # zeros below the heap break, and left alone above it, where the runtime never wrote.
+    page = 65536
+    size, start, dirty_end = 6 * page + 100, page + 40, page + 1000  # the break in page 2
+    image = [0] * size
+    image[4:8] = list(start.to_bytes(4, "little"))
+    for at in (10, page + 5, page + 39, page + 41, 3 * page, 5 * page + 9, size - 1):
+        image[at] = 7  # pages 0, 1, 3, 5 and 6 stored; 2 and 4 left out
+    answer, = run([{"kind": "written", "data": image, "size": size, "from": start,
+                    "dirtyEnd": dirty_end}])
+    assert isinstance(answer, dict)
+    assert answer["into"][:start] == image[:start]  # the header, for the restore to read
+    assert not any(answer["into"][2 * page:])
+    heap = answer["heap"]
+    stored = {at // page for at, byte in enumerate(image) if byte}
+    for at in range(size - start):
+        expected = image[start + at] if (start + at) // page in stored or at < dirty_end else 0xAA
+        assert heap[at] == expected, at
+    assert heap[dirty_end - 1] == 0 and heap[dirty_end] == 0xAA
+    assert heap[size - start:] == [0xAA] * start  # past the image: untouched
 
 
 def make_zip(entries: dict[str, bytes], method: int = zipfile.ZIP_STORED,

@@ -73,13 +73,13 @@ def edited_runtime(dest: Path) -> Path:
     return dest
 
 
-def turns(pyodide: Path) -> dict[str, int | bool]:
+def turns(pyodide: Path, page: bool = False) -> dict[str, int | bool]:
     """tests/pyodide/boot_tasks.mjs's count of the shared memories the runtime makes, and of
     the event loop's turns while it links its wasm and restores a snapshot (two runtimes: one
     made, one restored)."""
     result = subprocess.run(
         ["node", str(ROOT / "tests" / "pyodide" / "boot_tasks.mjs"), str(pyodide),
-         str(NPM / "pyodide" / STDLIB)],
+         str(NPM / "pyodide" / STDLIB), *(["page"] if page else [])],
         capture_output=True, text=True, timeout=300, check=True)
     return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -88,7 +88,7 @@ def turns(pyodide: Path) -> dict[str, int | bool]:
 @NEEDS_NODE
 def test_the_edited_runtime_links_and_restores_in_more_tasks(tmp_path: Path) -> None:
     original = turns(NPM / "pyodide")
-    edited_turns = turns(edited_runtime(tmp_path / "pyodide"))
+    edited_turns = turns(edited_runtime(tmp_path / "pyodide"), page=True)
     # npm's makes a shared memory for a sleep no page calls; the edited one, none
     assert original["sharedMemories"] == 2 and edited_turns["sharedMemories"] == 0
     # the link in three tasks; the restore, then the bootstrap in two
@@ -97,3 +97,7 @@ def test_the_edited_runtime_links_and_restores_in_more_tasks(tmp_path: Path) -> 
     # the link fills only the globals the wasm asks for, and the restored runtime still runs
     assert original["got"] > 8000 and edited_turns["got"] < original["got"] / 10
     assert original["answer"] == edited_turns["answer"] == "42"
+    # the wrappers of the JavaScript functions it takes the address of: a few modules, not one
+    # each; and an image written straight into memory from the stored pages (boot/snapshot.mjs)
+    assert original["wrapperModules"] > 200 and edited_turns["wrapperModules"] < 10
+    assert edited_turns["pageAnswer"] == "42"

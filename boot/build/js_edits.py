@@ -25,6 +25,17 @@ does before the page's script:
   (emscripten's `reportUndefinedSymbols` looks it up among the exports then), so a library
   still links as before. The game loads none. The table's slots differ from the original's, but
   every runtime that makes or restores an image of this build runs the same code;
+- `JS_WRAPPERS_AT_ONCE` (pyodide.asm.mjs): the link's last step (`reportUndefinedSymbols`)
+  gives each JavaScript function whose address the wasm takes (~260) a table slot through a
+  wasm wrapper, one module compiled and instantiated for each: ~15 ms of a desktop's main
+  thread. The edit makes the same slots, in the same order, and wraps their functions with one
+  module for every `WRAPPERS_A_MODULE` of them (~3 ms);
+- `WRITTEN_INTO_MEMORY` (pyodide.asm.mjs): a snapshot's restore copies the whole image (31 MB)
+  into the runtime's memory. Given an image with a `writeImage` method (boot/snapshot.mjs
+  `restorable`: a later visit's, whose stored pages are not yet unpacked), it lets that write
+  the pages into memory itself, with the heap's break, up to which the runtime has written:
+  one pass over the memory, and no 31 MB array unpacked first. Any other image (a first
+  visit's, from a worker) is copied as before;
 - `RESTORE_IN_TWO_TASKS` (pyodide.mjs): a snapshot's restore (`restoreSnapshot`: the image
   written into memory) and Python's bootstrap after it (`finalizeBootstrap`) in two tasks;
 - `BOOTSTRAP_IN_TWO_TASKS` (pyodide.asm.mjs): that bootstrap cut after its first import
@@ -51,6 +62,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+WRAPPERS_A_MODULE = 100
+"""JavaScript functions wrapped by one wasm module (JS_WRAPPERS_AT_ONCE): V8 refuses to compile
+a module over 4 KB at once on a page's main thread; 100 wrappers take ~1.5 KB."""
 NEXT_TASK = ("new Promise((resolve)=>{const channel=new MessageChannel();"
              "channel.port1.onmessage=()=>{channel.port1.close();resolve()};"
              "channel.port2.postMessage(null)})")
@@ -88,6 +102,48 @@ GOT_AS_ASKED = Edit(
     "continue}",
     "var updateGOT=(exports,replace)=>{for(var symName in exports){"
     "if(isInternalSym(symName)||!replace&&!GOT[symName]){continue}")
+JS_WRAPPERS_AT_ONCE = (
+    Edit("JS_WRAPPERS_AT_ONCE",
+         "if(typeof value==\"function\"){entry.value=addFunction(value,value.sig)}",
+         "if(typeof value==\"function\"){entry.value=addFunctionLater(value,value.sig,later)}"),
+    Edit("JS_WRAPPERS_AT_ONCE",
+         "var reportUndefinedSymbols=()=>{for(var[symName,entry]of Object.entries(GOT)){",
+         "var addFunctionLater=(func,sig,later)=>{var rtn=getFunctionAddress(func);if(rtn){"
+         "return rtn}var ret=getEmptyTableSlot();try{setWasmTableEntry(ret,func)}catch(err){"
+         "if(!(err instanceof TypeError)){throw err}later.push([ret,func,sig])}"
+         "functionsInTableMap.set(func,ret);return ret};"
+         "var convertJsFunctionsToWasm=later=>{var leb=n=>{var out=[];do{var b=n&127;n>>>=7;"
+         "if(n)b|=128;out.push(b)}while(n);return out};"
+         "var vec=items=>[...leb(items.length),...items.flat()];"
+         "var section=(id,items)=>{var body=vec(items);return[id,...leb(body.length),...body]};"
+         "var name=i=>{var s=String(i);return[s.length,...Array.from(s,c=>c.charCodeAt(0))]};"
+         f"for(var start=0;start<later.length;start+={WRAPPERS_A_MODULE}){{"
+         f"var part=later.slice(start,start+{WRAPPERS_A_MODULE}),types=[],typeOf=new Map,"
+         "env={};var imports=part.map(([slot,func,sig],i)=>{if(!typeOf.has(sig)){"
+         "typeOf.set(sig,types.length);types.push([96,...generateTypePack(sig.slice(1)),"
+         "...generateTypePack(sig[0]===\"v\"?\"\":sig[0])])}env[i]=func;"
+         "return[1,101,...name(i),0,...leb(typeOf.get(sig))]});"
+         "var exported=part.map((entry,i)=>[...name(i),0,...leb(i)]);"
+         "var bytes=Uint8Array.of(0,97,115,109,1,0,0,0,...section(1,types),"
+         "...section(2,imports),...section(7,exported));"
+         "var instance=new WebAssembly.Instance(new WebAssembly.Module(bytes),{e:env});"
+         "part.forEach(([slot],i)=>setWasmTableEntry(slot,instance.exports[i]))}};"
+         "var reportUndefinedSymbols=()=>{var later=[];"
+         "for(var[symName,entry]of Object.entries(GOT)){"),
+    Edit("JS_WRAPPERS_AT_ONCE",
+         "else{throw new Error(`bad export type for '${symName}': ${typeof value} "
+         "(${value})`)}}}};",
+         "else{throw new Error(`bad export type for '${symName}': ${typeof value} "
+         "(${value})`)}}}convertJsFunctionsToWasm(later)};"),
+)
+WRITTEN_INTO_MEMORY = Edit(
+    "WRITTEN_INTO_MEMORY",
+    "let i=t.subarray(Ze,Ze+n);t=t.subarray(r);let s=(new TextDecoder).decode(i),l=JSON.parse(s);"
+    "return Module.HEAP8.set(t),l}",
+    "let i=t.subarray(Ze,Ze+n),w=t.writeImage;t=t.subarray(r);"
+    "let s=(new TextDecoder).decode(i),l=JSON.parse(s);"
+    "return w?w(Module.HEAP8,r,Module.HEAPU32[Module._emscripten_get_sbrk_ptr()>>>2]):"
+    "Module.HEAP8.set(t),l}")
 RESTORE_IN_TWO_TASKS = (
     Edit("RESTORE_IN_TWO_TASKS",
          "function Ae(e,t,n){let i=e.API,s;return t&&(s=i.restoreSnapshot(t)),"
@@ -117,6 +173,7 @@ BOOTSTRAP_IN_TWO_TASKS = (
          f'r&&API.fatal_loading_error(`Failed to import _pyodide_core\\n`,n),await {NEXT_TASK},'),
 )
 PYODIDE = {"pyodide.asm.mjs": (*EAGER, LAZY_SLEEP_MEMORY, LINK_IN_THREE_TASKS, GOT_AS_ASKED,
+                               *JS_WRAPPERS_AT_ONCE, WRITTEN_INTO_MEMORY,
                                *BOOTSTRAP_IN_TWO_TASKS),
            "pyodide.mjs": RESTORE_IN_TWO_TASKS}
 """The edits of Pyodide's files, by file name."""
