@@ -2,7 +2,8 @@
  * and reads and checks the kept boot snapshot, off the main thread, while the page paints its
  * first frames and sets the runtime up (boot/pyodide-early.mjs takes its work). It starts as this
  * module runs on a page that a service worker controls (index.html loads it on its own, before
- * the boot's modules: the worker's start-up, ~50-100 ms, overlaps theirs). The worker is kept
+ * the boot's modules: the worker's start-up, ~50-100 ms, overlaps theirs), and so does the
+ * preload of the runtime's script (`preloadRuntimeScript`). The worker is kept
  * while the page lives: V8 goes on adding the code it compiles later for the wasm module to the
  * HTTP cache's entry through the compile that made it. */
 
@@ -54,6 +55,18 @@ export function stop() {
   answers?.snapshot.resolve(null);
 }
 
+/* The runtime's script (1.2 MB), fetched and parsed off the main thread from now on, not run:
+ * boot/pyodide-early.mjs runs it once the form's frame is drawn. V8 keeps no compiled code for
+ * a module, and its parse takes another thread 60-90 ms of each visit: begun when the boot's
+ * modules run (~100 ms later), it was not always done when the boot wanted the script. */
+function preloadRuntimeScript() {
+  const preload = document.createElement("link");
+  preload.rel = "modulepreload";
+  preload.href = new URL("../static/vendor/pyodide/pyodide.asm.mjs", import.meta.url).href;
+  document.head.append(preload);
+}
+
 if (typeof Worker === "function" && navigator.serviceWorker?.controller) {
   start(new URL("../static/vendor/pyodide/pyodide.asm.wasm", import.meta.url).href);
+  preloadRuntimeScript();
 }

@@ -102,7 +102,7 @@ let booting = null;
 let working = null;
 let compiling = null;
 
-/* What a later visit keeps, asked of the service worker as this module runs (`laterVisit`): the
+/* What a later visit keeps, asked of the service worker as this module runs (a later visit): the
  * kept snapshot (its 14 MB read and checked by boot/later-visit.mjs's worker), or null... */
 function openSnapshot() {
   opening ??= snapshots.open(laterVisitWorker.snapshotBytes()).catch((error) => {
@@ -286,20 +286,12 @@ const root = document.documentElement;
 if (typeof Worker === "function" && !navigator.serviceWorker?.controller) {
   workerBoot().catch(() => {});  // awaited by fromWorker, which falls back on its failure
 } else if (typeof Worker === "function") {
-  laterVisit();
-}
-
-/* A later visit (a service worker controls the page) asks at once for what it keeps (the
- * snapshot's record, the wasm's validators: answered on the service worker's thread), while
- * boot/later-visit.mjs's worker, started by index.html before this module, compiles the wasm and
- * reads the snapshot. The runtime's script is preloaded: fetched and compiled (off the main
- * thread), not run; `runtimeScript` runs it once the form's frame is drawn. */
-function laterVisit() {
+  // A later visit (a service worker controls the page) asks at once for what it keeps (the
+  // snapshot's record, the wasm's validators: answered on the service worker's thread), while
+  // boot/later-visit.mjs's worker, started by index.html before this module, compiles the wasm
+  // and reads the snapshot (and that module has the runtime's script preloaded:
+  // `runtimeScript` runs it once the form's frame is drawn).
   compiledWasm();
-  const preload = document.createElement("link");
-  preload.rel = "modulepreload";
-  preload.href = new URL("pyodide.asm.mjs", indexURL).href;
-  document.head.append(preload);
 }
 
 function afterTheFormsFrame() {
