@@ -1,40 +1,37 @@
-/* A later visit's helper: the worker (boot/later-visit-worker.mjs) that compiles the runtime's
- * wasm and reads and checks the kept boot snapshot, off the main thread, while the page paints
- * its first frames and sets the runtime up (boot/pyodide-early.mjs takes its work). It is started
- * as the page's head is parsed (boot/later-visit-start.js, on a page that a service worker
- * controls): this module takes it over, with what it answered so far. The worker is kept while
- * the page lives: V8 goes on adding the code it compiles later for the wasm module to the HTTP
- * cache's entry through the compile that made it. */
+/* A later visit's helper: a worker (boot/later-visit-worker.mjs) that compiles the runtime's wasm
+ * and reads and checks the kept boot snapshot, off the main thread, while the page paints its
+ * first frames and sets the runtime up (boot/pyodide-early.mjs takes its work). It starts as this
+ * module runs on a page that a service worker controls (index.html loads it on its own, before
+ * the boot's modules: the worker's start-up, ~50-100 ms, overlaps theirs), and so does the
+ * preload of the runtime's script (`preloadRuntimeScript`). The worker is kept
+ * while the page lives: V8 goes on adding the code it compiles later for the wasm module to the
+ * HTTP cache's entry through the compile that made it. */
 
 let worker = null;
 let wasm = null;  // Promises of the worker's answers
 let snapshot = null;
 let answers = null;  // how they are settled
 
-/* Settles the answers with one of the worker's messages ({data}) or its failure ({error}). */
-function heard({ data, error }) {
-  if (error !== undefined) {  // the worker itself failed: the page does its work
-    answers.wasm.reject(new Error(error));
-    answers.snapshot.resolve(null);
-    return;
-  }
-  if (data.wasm) answers.wasm.resolve(data.wasm);
-  if (data.wasmError) answers.wasm.reject(new Error(data.wasmError));
-  if (data.snapshot) answers.snapshot.resolve(data.snapshot);
-  if (data.snapshotError) answers.snapshot.reject(new Error(data.snapshotError));
-}
-
-/* Takes over the worker that later-visit-start.js started, and what it has answered so far. */
-function adopt(started) {
-  worker = started.worker;
+/* Starts the worker (once), asking it for the wasm at `wasmUrl`. */
+function start(wasmUrl) {
+  if (worker !== null) return;
+  worker = new Worker(new URL("./later-visit-worker.mjs", import.meta.url), { type: "module" });
   answers = {};
   wasm = new Promise((resolve, reject) => { answers.wasm = { resolve, reject }; });
   snapshot = new Promise((resolve, reject) => { answers.snapshot = { resolve, reject }; });
   wasm.catch(() => {});  // handed on by compiledWasm
   snapshot.catch(() => {});  // handed on by snapshotBytes
-  started.early.forEach(heard);
-  worker.onmessage = ({ data }) => heard({ data });
-  worker.onerror = (event) => heard({ error: event.message || "the later visit's worker failed" });
+  worker.onmessage = ({ data }) => {
+    if (data.wasm) answers.wasm.resolve(data.wasm);
+    if (data.wasmError) answers.wasm.reject(new Error(data.wasmError));
+    if (data.snapshot) answers.snapshot.resolve(data.snapshot);
+    if (data.snapshotError) answers.snapshot.reject(new Error(data.snapshotError));
+  };
+  worker.onerror = (event) => {  // the worker itself failed: the page does its work
+    answers.wasm.reject(new Error(event.message || "the later visit's worker failed"));
+    answers.snapshot.resolve(null);
+  };
+  worker.postMessage({ wasm: wasmUrl });
 }
 
 /* The wasm the worker compiled: a Promise of {module, cached} (module null when the service
@@ -58,4 +55,18 @@ export function stop() {
   answers?.snapshot.resolve(null);
 }
 
-if (window.lcLaterVisit) adopt(window.lcLaterVisit);
+/* The runtime's script (1.2 MB), fetched and parsed off the main thread from now on, not run:
+ * boot/pyodide-early.mjs runs it once the form's frame is drawn. V8 keeps no compiled code for
+ * a module, and its parse takes another thread 60-90 ms of each visit: begun when the boot's
+ * modules run (~100 ms later), it was not always done when the boot wanted the script. */
+function preloadRuntimeScript() {
+  const preload = document.createElement("link");
+  preload.rel = "modulepreload";
+  preload.href = new URL("../static/vendor/pyodide/pyodide.asm.mjs", import.meta.url).href;
+  document.head.append(preload);
+}
+
+if (typeof Worker === "function" && navigator.serviceWorker?.controller) {
+  start(new URL("../static/vendor/pyodide/pyodide.asm.wasm", import.meta.url).href);
+  preloadRuntimeScript();
+}
