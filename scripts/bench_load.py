@@ -393,6 +393,8 @@ def load(context: BrowserContext, url: str,
     shown: list[bool] = []
     page.expose_function("lcBenchReady", lambda: ready.append(True))
     page.expose_function("lcBenchForm", lambda: shown.append(True))
+    # kept open with the page: a phone's throttling and network, which it sets, last as long
+    # as the page does (its idle work after the load included)
     cdp = context.new_cdp_session(page)
     if PHONE:
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": PHONE_CPU})
@@ -406,7 +408,6 @@ def load(context: BrowserContext, url: str,
                            timeout=10_000)
     marks = first_seconds(page.evaluate(TIMES))
     marks["first use"] = used
-    cdp.detach()
     return page, marks
 
 
