@@ -3,9 +3,9 @@
  * first frames and sets the runtime up (boot/pyodide-early.mjs takes its work). It starts as this
  * module runs on a page that a service worker controls (index.html loads it on its own, before
  * the boot's modules: the worker's start-up, ~50-100 ms, overlaps theirs), and so does the
- * preload of the runtime's script (`preloadRuntimeScript`). The worker is kept
- * while the page lives: V8 goes on adding the code it compiles later for the wasm module to the
- * HTTP cache's entry through the compile that made it. */
+ * preload of the runtime's script (`preloadRuntimeScript`). The worker is kept while the page
+ * lives: V8 goes on adding the code it compiles later for the wasm module to the HTTP cache's
+ * entry through the compile that made it. */
 
 let worker = null;
 let wasm = null;  // Promises of the worker's answers

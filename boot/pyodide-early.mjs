@@ -102,7 +102,7 @@ let booting = null;
 let working = null;
 let compiling = null;
 
-/* What a later visit keeps, asked of the service worker as this module runs (a later visit): the
+/* What a later visit keeps, asked of the service worker as this module runs: the
  * kept snapshot (its 14 MB read and checked by boot/later-visit.mjs's worker), or null... */
 function openSnapshot() {
   opening ??= snapshots.open(laterVisitWorker.snapshotBytes()).catch((error) => {
