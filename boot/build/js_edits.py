@@ -28,7 +28,8 @@ does before the page's script:
 - `JS_WRAPPERS_AT_ONCE` (pyodide.asm.mjs): the link's last step (`reportUndefinedSymbols`)
   gives each JavaScript function whose address the wasm takes (~260) a table slot through a
   wasm wrapper, one module compiled and instantiated for each: ~15 ms of a desktop's main
-  thread. The edit makes the same slots, in the same order, and wraps their functions with one
+  thread. The edit has `addFunction` leave the wrapping to its caller when given a list
+  (`later`): the same slots, in the same order, whose functions are then wrapped with one
   module for every `WRAPPERS_A_MODULE` of them (~3 ms);
 - `WRITTEN_INTO_MEMORY` (pyodide.asm.mjs): a snapshot's restore copies the whole image (31 MB)
   into the runtime's memory. Given an image with a `writeImage` method (boot/snapshot.mjs
@@ -104,14 +105,17 @@ GOT_AS_ASKED = Edit(
     "if(isInternalSym(symName)||!replace&&!GOT[symName]){continue}")
 JS_WRAPPERS_AT_ONCE = (
     Edit("JS_WRAPPERS_AT_ONCE",
+         "var addFunction=(func,sig)=>{",
+         "var addFunction=(func,sig,later)=>{"),
+    Edit("JS_WRAPPERS_AT_ONCE",
+         "var wrapped=convertJsFunctionToWasm(func,sig);setWasmTableEntry(ret,wrapped)}",
+         "if(later){later.push([ret,func,sig])}else{var wrapped=convertJsFunctionToWasm(func,sig);"
+         "setWasmTableEntry(ret,wrapped)}}"),
+    Edit("JS_WRAPPERS_AT_ONCE",
          "if(typeof value==\"function\"){entry.value=addFunction(value,value.sig)}",
-         "if(typeof value==\"function\"){entry.value=addFunctionLater(value,value.sig,later)}"),
+         "if(typeof value==\"function\"){entry.value=addFunction(value,value.sig,later)}"),
     Edit("JS_WRAPPERS_AT_ONCE",
          "var reportUndefinedSymbols=()=>{for(var[symName,entry]of Object.entries(GOT)){",
-         "var addFunctionLater=(func,sig,later)=>{var rtn=getFunctionAddress(func);if(rtn){"
-         "return rtn}var ret=getEmptyTableSlot();try{setWasmTableEntry(ret,func)}catch(err){"
-         "if(!(err instanceof TypeError)){throw err}later.push([ret,func,sig])}"
-         "functionsInTableMap.set(func,ret);return ret};"
          "var convertJsFunctionsToWasm=later=>{var leb=n=>{var out=[];do{var b=n&127;n>>>=7;"
          "if(n)b|=128;out.push(b)}while(n);return out};"
          "var vec=items=>[...leb(items.length),...items.flat()];"
