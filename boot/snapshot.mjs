@@ -269,13 +269,23 @@ export async function open(checked = Promise.resolve(null)) {
   };
 }
 
-/* Runs one job in a new snapshot-worker.mjs: a Promise of its answer, rejected on {error}. */
-function inWorker(job, transfer = []) {
+/* Workers whose compiled wasm this page runs, kept (`inWorker`) until it has made its boot
+ * snapshot (`make`). */
+const compiledHere = [];
+
+/* Runs one job in a new snapshot-worker.mjs: a Promise of its answer, rejected on {error}. The
+ * worker ends with its answer, unless `keep`: a worker whose compiled wasm the page runs is
+ * kept, idle, for V8 goes on writing the code it compiles later for the module (the functions
+ * the page makes hot) into the HTTP cache only through the compile that made it; ended, the
+ * code cache kept what the worker's own boot had made hot, and each later visit compiled the
+ * rest again (docs/boot.md). It holds its runtime's memory (~40 MB) until it ends. */
+function inWorker(job, transfer = [], keep = false) {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url),
                               {type: "module"});
     worker.onmessage = ({data}) => {
-      worker.terminate();
+      if (keep && !data.error) compiledHere.push(worker);
+      else worker.terminate();
       if (data.error) reject(new Error(data.error));
       else resolve(data);
     };
@@ -292,7 +302,7 @@ function inWorker(job, transfer = []) {
  * the worker failed. `wasm`: the
  * validators of the wasm the page takes from the HTTP cache ("" for none, wasm-cache.mjs). */
 export async function bootInWorker(modules, wasm) {
-  const made = await inWorker({modules, raw: true, wasm});
+  const made = await inWorker({modules, raw: true, wasm}, [], true);
   return {image: new Uint8Array(made.snapshot), module: made.module, timings: made.timings};
 }
 
@@ -304,8 +314,16 @@ export function drop(failed) {
 
 /* Makes a snapshot with `modules` (names) imported and hands it to the service worker: a
  * Promise of {kept, reason, bytes, timings}. Nothing is made while the service worker keeps one
- * or refuses any (one of this version failed to boot). */
+ * or refuses any (one of this version failed to boot). Then the kept workers end. */
 export async function make(modules) {
+  try {
+    return await makeOne(modules);
+  } finally {  // by now V8 has long cached the code the page's boot made hot
+    compiledHere.splice(0).forEach((worker) => worker.terminate());
+  }
+}
+
+async function makeOne(modules) {
   const container = navigator.serviceWorker;
   await container.ready;
   if (!container.controller) {  // the worker's requests must reach it, as the page's do

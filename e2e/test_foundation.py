@@ -194,12 +194,15 @@ def test_without_a_kept_snapshot_python_starts_in_a_worker(
     """Python's start-up, seconds of one task, runs in a worker, not on the page's main thread
     (boot/pyodide-early.mjs): the page sets the runtime up, instantiates the worker's module,
     links it, restores the worker's image and runs its own Python on it, each in a task of its
-    own, and plays."""
+    own, and plays. The worker is kept, idle: through the compile that made the module, V8
+    goes on caching the code it compiles for the page (until the page makes its snapshot)."""
     app = open_app(setup=lambda page: page.add_init_script(TASKS_BETWEEN))
     page = app.page
     assert page.evaluate(RUNTIME_STARTED) == "worker"
     assert page.evaluate(WORKER_BOOTED) == 1
     assert page.evaluate(TASK_AFTER) == EVERY_STEP
+    booted = [worker for worker in page.workers if worker.url.endswith("/snapshot-worker.mjs")]
+    assert len(booted) == 1 and booted[0].evaluate("1 + 1") == 2  # a closed one would raise
     start_pass_and_play(page)
     assert play_turns(page, turns=2) == "handoff"
     assert app.page_errors == []
