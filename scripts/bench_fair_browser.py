@@ -25,7 +25,8 @@ messages, and the pages' control messages; against the host-authority wire measu
 was replaced), and the move latency: from the click to the moment both screens show the move
 (a draw from the deck waits for the other page's key), p50/p95 against the 50 ms budget; and
 each page's longest main-thread task and total blocking time from the room's opening to the
-match's end, shuffles included (the Long Tasks API; budget 200 ms).
+match's end, shuffles included (the Long Tasks API; budget 200 ms), with the longest script of
+a long frame meanwhile (Long Animation Frames: what invoked it, from which file).
 
     .venv/bin/python scripts/bench_fair_browser.py [--matches 2] [--plain]
     .venv/bin/python scripts/bench_fair_browser.py --online [--plain]
@@ -48,7 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "py"))
 
 import bench_fair  # noqa: E402  (scripts/bench_fair.py)
 from page_python import install, run  # noqa: E402
-from site_browser import LONG_TASKS, ROOT, blocking, chromium_options, served_site  # noqa: E402
+from site_browser import (  # noqa: E402
+    LONG_TASKS, ROOT, blocking, chromium_options, longest_script, served_site,
+)
 
 from lostcities import Options  # noqa: E402
 
@@ -313,9 +316,11 @@ def play_online(browser: Any, url: str, options: Options) -> dict[str, Any]:
         else:
             latencies.append(max(shown) - clicked)
             kinds.append(next(iter(chooser.moves - before), "?"))
-    tasks = [blocking(page.evaluate("window.__lcLongTasks"),
-                      [[start, float(page.evaluate("performance.now()"))]])
+    spans = [[[start, float(page.evaluate("performance.now()"))]]
              for page, start in zip(pages, started, strict=True)]
+    tasks = [(*blocking(page.evaluate("window.__lcLongTasks"), span),
+              longest_script(page.evaluate("window.__lcLongScripts"), span))
+             for page, span in zip(pages, spans, strict=True)]
     return {"timers": [run(page, STATS) for page in pages], "tasks": tasks,
             "bytes": [page.evaluate("() => window.__lcBytes") for page in pages],
             "latencies": latencies, "kinds": kinds, "moves": sum(chooser.moves.values()),
@@ -333,10 +338,10 @@ def report_online(title: str, options: Options, out: dict[str, Any], share: floa
             deal, audit = timers["setup"].get(str(r), 0.0), timers["audit"].get(str(r), 0.0)
             worst = max(worst, deal)
             print(f"{r:>5} {name:>6} {deal:>16.1f} {audit:>9.1f}")
-    for name, (longest, blocked) in zip(("host", "guest"), out["tasks"], strict=True):
+    for name, (longest, blocked, script) in zip(("host", "guest"), out["tasks"], strict=True):
         print(f"{name}'s page from the room's opening to the match's end (shuffles, audits and"
               f" moves): longest task {longest:.0f} ms (budget 200), total blocking time"
-              f" {blocked:.0f} ms")
+              f" {blocked:.0f} ms; the longest script of a long frame: {script}")
     sent = {k: sum(b[k] for b in out["bytes"]) for k in ("fair", "control", "ping")}
     per_round = (sent["fair"] + sent["control"]) / options.rounds / 1000
     budget = bench_fair.deal_budget(options)

@@ -31,14 +31,25 @@ LOG_LINE = re.compile(r'"GET (\S+) HTTP/[\d.]+" (\d{3}) ')
 
 LONG_TASKS = """(() => {
   window.__lcLongTasks = [];
+  window.__lcLongScripts = [];
   new PerformanceObserver((list) => {
     for (const task of list.getEntries()) {
       window.__lcLongTasks.push([task.startTime, task.duration]);
     }
   }).observe({type: "longtask", buffered: true});
+  new PerformanceObserver((list) => {
+    for (const frame of list.getEntries()) {
+      for (const script of frame.scripts) {
+        window.__lcLongScripts.push([script.startTime, script.duration, script.invoker,
+                                     script.sourceURL.split("/").pop()]);
+      }
+    }
+  }).observe({type: "long-animation-frame", buffered: true});
 })();"""
 """An init script: every main-thread task over 50 ms (Long Tasks API) as [start, ms] in
-``window.__lcLongTasks``, on the page's clock (performance.now)."""
+``window.__lcLongTasks``, and the scripts of every animation frame over 50 ms (Long Animation
+Frames) as [start, ms, what invoked it, its file] in ``window.__lcLongScripts``, on the page's
+clock (performance.now)."""
 
 
 def blocking(tasks: list[list[float]], spans: list[list[float]]) -> tuple[float, float]:
@@ -46,6 +57,16 @@ def blocking(tasks: list[list[float]], spans: list[list[float]]) -> tuple[float,
     same clock), and their total blocking time (each one's ms over 50); (0, 0) if none."""
     inside = [ms for start, ms in tasks if any(a <= start <= b for a, b in spans)]
     return max(inside, default=0.0), sum(max(0.0, ms - 50) for ms in inside)
+
+
+def longest_script(scripts: list[list[Any]], spans: list[list[float]]) -> str:
+    """The longest of `scripts` (``window.__lcLongScripts``) that began within one of `spans`,
+    named: "N ms of INVOKER (FILE)", or "none"."""
+    inside = [s for s in scripts if any(a <= s[0] <= b for a, b in spans)]
+    if not inside:
+        return "none"
+    _, ms, invoker, source = max(inside, key=lambda s: s[1])
+    return f"{ms:.0f} ms of {invoker} ({source or '?'})"
 
 
 def chromium_options(pw: Playwright) -> dict[str, Any]:
