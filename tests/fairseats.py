@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter, deque
+from collections.abc import Callable
 from typing import Any
 
 from lostcities import Options
@@ -58,13 +59,35 @@ class HostEnd:
         self.conn.closing = True
 
 
+class Tasks:
+    """The pages' later tasks (`FairSeat.set_later`), run by `Connection.deliver` between its
+    deliveries, in an order `rng` picks: each page runs its own in order, as a browser
+    does."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.jobs: deque[tuple[str, Callable[[], None]]] = deque()
+
+    def later(self, who: str) -> Callable[[Callable[[], None]], None]:
+        """The `set_later` of page `who`."""
+        return lambda job: self.jobs.append((who, job))
+
+    def forget(self, who: str) -> None:
+        """Page `who` closed: its tasks die with it."""
+        self.jobs = deque((w, job) for w, job in self.jobs if w != who)
+
+    def run_one(self) -> None:
+        self.jobs.popleft()[1]()
+
+
 class Connection:
     """One data connection between two seats; messages wait until `deliver`."""
 
     def __init__(self, host: FairHost, guest: FairGuest, now: float = 0.0,
-                 events: dict[str, Events] | None = None) -> None:
+                 events: dict[str, Events] | None = None, tasks: Tasks | None = None) -> None:
         self.host, self.guest, self.open, self.closing = host, guest, True, False
         self.events = events
+        self.tasks = tasks
         self.to_guest: deque[str] = deque()
         self.to_host: deque[str] = deque()
         self.sent: list[tuple[str, str, bool]] = []
@@ -88,12 +111,17 @@ class Connection:
         self.at_send.append((who, text, saved_has(seat, text)))
 
     def deliver(self, now: float = 0.0) -> None:
-        """Deliver what is in flight, at `now`; a guest that drops the connection cuts it."""
-        while self.open and (self.to_host or self.to_guest):
+        """Deliver what is in flight, at `now`, and run the pages' tasks (`tasks`) between,
+        until nothing is left; a guest that drops the connection cuts it."""
+        tasks = self.tasks
+        while self.open and (self.to_host or self.to_guest or (tasks and tasks.jobs)):
             if self.guest.drop_link:
                 self.cut()
                 return
-            if self.to_host:
+            if tasks and tasks.jobs and (
+                    not (self.to_host or self.to_guest) or tasks.rng.random() < 0.5):
+                tasks.run_one()
+            elif self.to_host:
                 text = self.to_host.popleft()
                 self.note("guest", self.guest, text)
                 self.host.receive(self.end, text, now)
@@ -138,27 +166,36 @@ def saved_has(seat: FairSeat, text: str) -> bool:
 class Pair:
     """A room's host and its guest, each with its storage, connected."""
 
-    def __init__(self, options: Options = ALL, first: int | None = None, seed: int = 1) -> None:
+    def __init__(self, options: Options = ALL, first: int | None = None, seed: int = 1,
+                 stepped: bool = False) -> None:
+        """`stepped`: each page takes the match's messages a piece a task, as in the browser
+        (`FairSeat.set_later`), its tasks interleaved at random with the deliveries."""
         self.events: dict[str, Events] = {"host": [], "guest": []}
         """What each page received and stored, in order."""
         self.storage = {"host": MemoryStorage(events=self.events["host"]),
                         "guest": MemoryStorage(events=self.events["guest"])}
         self.host = FairHost.create("ABCDEF", options, first, "Ana", 0.0)
         self.guest = FairGuest("abc-def", TOKEN, "Ben", 0.0)
-        for seat, store in ((self.host, self.storage["host"]), (self.guest,
-                                                                self.storage["guest"])):
+        self.tasks = Tasks(random.Random(seed)) if stepped else None
+        for seat, who in ((self.host, "host"), (self.guest, "guest")):
             seat.load(GROUP)
-            seat.set_store(store)
+            self._plug(seat, who)
         self.rng = random.Random(seed)
         self.moves: Counter[str] = Counter()
         self.now = 0.0
         """The pages' clock: a second a move (the connection's budget refills with it)."""
-        self.conn = Connection(self.host, self.guest, events=self.events)
+        self.conn = Connection(self.host, self.guest, events=self.events, tasks=self.tasks)
         self.conn.deliver()
+
+    def _plug(self, seat: FairSeat, who: str) -> None:
+        """What the page gives its seat: its storage, and its tasks when stepped."""
+        seat.set_store(self.storage[who])
+        if self.tasks is not None:
+            seat.set_later(self.tasks.later(who))
 
     def reconnect(self) -> None:
         self.conn.cut()
-        self.conn = Connection(self.host, self.guest, self.now, self.events)
+        self.conn = Connection(self.host, self.guest, self.now, self.events, self.tasks)
         self.conn.deliver(self.now)
 
     def reload(self, which: str, from_last_write: bool = True) -> None:
@@ -174,7 +211,9 @@ class Pair:
         cls = FairHost if which == "host" else FairGuest
         fresh = cls.from_json(doc, 0.0)
         fresh.load(GROUP)
-        fresh.set_store(store)
+        if self.tasks is not None:
+            self.tasks.forget(which)
+        self._plug(fresh, which)
         if which == "host":
             assert isinstance(fresh, FairHost)
             self.host = fresh

@@ -141,6 +141,9 @@ class FakeBrowser:
     def locks(self) -> Locks:
         return self.shared_locks
 
+    def next_task(self, job: Callable[[], None]) -> None:
+        job()  # (tests/test_fair_seats.py runs the seats' tasks in later turns)
+
     def warn(self, text: str) -> None:
         self.warnings.append(text)
 

@@ -2,7 +2,8 @@
 messages, with nothing trusted that the other seat sends.
 
 A transport hands it raw text (``receive``) and the player's moves (``act``), and delivers what
-they return, in order, exactly once. Any failed check stops the match: the error (with its
+they return, in order, exactly once. ``receive`` is ``check`` then ``answer``: a page may run the
+two in tasks of their own (each costs about one shuffle's work), holding later messages between. Any failed check stops the match: the error (with its
 evidence) is raised, kept and saved; every later call raises ``MatchStopped``.
 """
 
@@ -71,6 +72,8 @@ class FairPeer:
         self._error: FairError | None = None
         self._shown: State | None = None
         """The last state whose every card this seat may see was open (what ``view`` shows)."""
+        self._held: tuple[Table, Message, str | bytes] | None = None
+        """A message ``check`` passed, ``answer`` not yet taken in: its table, itself, its text."""
 
     # ------------------------------------------------------------------ reading
 
@@ -111,8 +114,14 @@ class FairPeer:
 
     @property
     def last_received(self) -> int:
-        """The number of the last message accepted from the other seat."""
+        """The number of the last message accepted from the other seat (one held by ``check``
+        is not, until its ``answer``)."""
         return self._seq_in
+
+    @property
+    def holding(self) -> bool:
+        """Whether a message passed ``check`` and awaits its ``answer``."""
+        return self._held is not None
 
     def sent_after(self, seq: int) -> list[str]:
         """This peer's messages numbered above ``seq``, to send again after a reconnection."""
@@ -161,21 +170,34 @@ class FairPeer:
 
     def act(self, move: Move) -> list[str]:
         """Make the player's move; returns the messages to send. ``NotAllowed`` (nothing
-        changes) if the move is not allowed now."""
+        changes) if the move is not allowed now (nor while a message is held: ``answer`` it)."""
         self._running()
         if not self._started:
             raise NotAllowed("start the match first")
+        if self._held is not None:
+            raise NotAllowed("a message of the other seat awaits its answer")
         table = self._table.copy()
         content = table.play(move)
         return self._commit(table, content, move)
 
     def receive(self, raw: str | bytes) -> list[str]:
-        """Take in one message from the other seat; returns the messages to send back.
+        """Take in one message from the other seat; returns the messages to send back
+        (``check``, then ``answer``).
 
         Raises the ``FairError`` that stops the match if any check fails (and changes
         nothing but the stop).
         """
+        self.check(raw)
+        return self.answer()
+
+    def check(self, raw: str | bytes) -> None:
+        """Check one message from the other seat (its form, its number, every proof in it)
+        and hold it for ``answer``; until then nothing shows it (the view, ``last_received``
+        and the save are as before). Raises the ``FairError`` that stops the match if a check
+        fails; ``NotAllowed`` (nothing changes) while another message is held."""
         self._running()
+        if self._held is not None:
+            raise NotAllowed("a message of the other seat awaits its answer")
         table = self._table.copy()
         try:
             message = parse(raw, self._group, check_points=self._table.replaying is None)
@@ -187,6 +209,17 @@ class FairPeer:
             table.consume(message)
         except Exception as exc:
             self._raise_stop(exc, raw)
+        self._held = (table, message, raw)
+
+    def answer(self) -> list[str]:
+        """Take in the message ``check`` held, and make this seat's answer (its own shuffle or
+        shares, when one is due); returns the messages to send ([] when none is held). Raises
+        the ``FairError`` that stops the match if making it fails."""
+        self._running()
+        held, self._held = self._held, None
+        if held is None:
+            return []
+        table, message, raw = held
         return self._commit(table, {}, None, message, raw)
 
     def _commit(self, table: Table, content: dict[str, Any], move: Move | None,

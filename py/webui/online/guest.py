@@ -55,6 +55,7 @@ class FairGuest(FairSeat):
         if self.halted is not None:
             return
         self._dialled, self._send, self.drop_link = send, None, False
+        self._settle()  # what an earlier channel brought, taken before the hello says what was
         self.host_away = None
         self.live.opened(now)
         self.limit = RateLimit(now)
@@ -211,7 +212,7 @@ class FairGuest(FairSeat):
     def leave(self) -> None:
         """The guest leaves for good: the host sees the connection go. A match a failed check
         stopped is set aside first."""
-        self._keep_evidence()
+        self._leaving()
         self.hang_up()
 
     # ---- saving ----------------------------------------------------------------------------

@@ -88,7 +88,9 @@ class FairHost(FairSeat):
             self.limit.handled(clock())
 
     def _hello(self, link: Link, raw: str | bytes) -> None:
-        """The first message on a connection must be the guest's hello."""
+        """The first message on a connection must be the guest's hello. (Messages of an
+        earlier connection still waiting are taken first: the welcome says what was.)"""
+        self._settle()
         try:
             hello = control.parse(raw)
         except ControlError as exc:
@@ -182,7 +184,7 @@ class FairHost(FairSeat):
         """The host leaves the room for good: the guest is told (``bye``), then the room
         leaves the broker (a moment later, so that the goodbye goes out). A match a failed
         check stopped is set aside first."""
-        self._keep_evidence()
+        self._leaving()
         if self._link is not None:
             if self.halted is None:
                 self._link.send(control.bye())

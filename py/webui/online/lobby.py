@@ -395,9 +395,11 @@ class OnlineLobby:
     # ---- the seat handed over ----------------------------------------------------------------
 
     def _prepare(self, seat: FairSeat) -> None:
-        """What a seat needs of the page: its storage (saved before sending) and the log."""
+        """What a seat needs of the page: its storage (saved before sending), the log, and
+        tasks to take the match's messages in."""
         seat.set_on_warn(self.browser.warn)
         seat.set_store(self.controller.storage)
+        seat.set_later(self.browser.next_task)
 
     def _load(self, seat: FairSeat) -> bool:
         """Give `seat` the page's group (libsodium, loaded with the online libraries); a saved

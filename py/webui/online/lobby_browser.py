@@ -1,6 +1,7 @@
 """What the online lobby needs of the browser, handed in: the page's address, the lobby's
 fields, sharing and the clipboard, the network's state, the config and the online libraries,
-the broker's reachability, the QR code, the seats' transports, the fair group and the locks.
+the broker's reachability, the QR code, the seats' transports, the fair group, the locks and
+the next task.
 
 In the page this is webui/browser/online/lobby_browser.py's `JsLobbyBrowser`; natively, a
 test's stand-in, so the lobby runs without a browser.
@@ -103,6 +104,11 @@ class LobbyBrowser(Protocol):
 
     def locks(self) -> Locks:
         """The locks shared by this browser's tabs (one tab per seat)."""
+        ...
+
+    def next_task(self, job: Callable[[], None]) -> None:
+        """Run `job()` in a task of its own, after those queued (not slowed in a hidden
+        tab): the seats take the match's messages a piece a task (`FairSeat.set_later`)."""
         ...
 
     def warn(self, text: str) -> None:

@@ -48,6 +48,7 @@ from __future__ import annotations
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, Protocol
 
@@ -155,6 +156,16 @@ class FairSeat(Seat):
         """Why this page stopped relaying for good (`halt`): ``unsaved`` or ``moved``."""
         self.owed = Owed()
         """The other page's silence while it owes the match a message."""
+        self._inbox: deque[tuple[str | bytes, float]] = deque()
+        """Messages of greeted connections not taken yet, in order, each with when it came."""
+        self._held_at = 0.0
+        """When the message the FairPeer holds (`FairPeer.check`) came."""
+        self._later: Callable[[Callable[[], None]], None] | None = None
+        """Runs a job in a task of its own (`set_later`); None: every message is taken at once."""
+        self._step_due = False
+        """Whether a `_step` waits in a later task."""
+        self._left = False
+        """Whether the player left the room for good (`leave`): nothing more is taken."""
 
     # ---- the Seat interface ----------------------------------------------------------------
 
@@ -192,7 +203,9 @@ class FairSeat(Seat):
 
     def submit(self, move: Move) -> Refusal | None:
         """The player's move: made, saved and sent; None, or why not (nothing changes). A
-        move storage refuses is not sent: the seat halts (``unsaved``)."""
+        move storage refuses is not sent: the seat halts (``unsaved``). Made after every
+        message that came before it is taken (`_settle`)."""
+        self._settle()
         peer = self.peer
         if peer is None or not self.has_match:
             return refused("not-started")
@@ -372,11 +385,58 @@ class FairSeat(Seat):
             self._store = None
         self._unlink()
 
+    def set_later(self, later: Callable[[Callable[[], None]], None]) -> None:
+        """Take the match's messages a piece a task: `later(job)` runs `job()` in a task of
+        its own, after those queued (the page's posted message, which a hidden tab does not
+        slow). A fair message is checked in the task it came in, and answered in the next
+        (each about one shuffle's work); messages coming meanwhile wait their turn. Without
+        it (a test's seat) each message is taken whole as it comes."""
+        self._later = later
+
     def _take(self, raw: str | bytes, now: float) -> None:
-        """A message on a greeted connection, arrived at `now`: a heartbeat, the host's
-        goodbye, or the match's. Anything else (a malformed or out-of-place control message
-        included) goes to the FairPeer, which checks it: what fails stops the match, the
-        evidence kept. Its answers are saved, then sent; the owed silence starts again."""
+        """A message on a greeted connection, arrived at `now`: queued, and taken in turn
+        (`_step`)."""
+        self._inbox.append((raw, now))
+        if self._later is None:
+            self._settle()
+        elif not self._step_due:
+            self._step()
+
+    def _busy(self) -> bool:
+        """Whether messages wait to be taken, or the FairPeer holds one to answer."""
+        return not self._left and self.halted is None and (
+            bool(self._inbox) or (self.peer is not None and self.peer.holding))
+
+    def _step(self) -> None:
+        """One task's work: answer the message the FairPeer holds, or take the next one; a
+        `_step` in a later task does the rest."""
+        if not self._busy():
+            self._inbox.clear()  # (left, or halted: nothing more is read)
+            return
+        peer = self.peer
+        if peer is not None and peer.holding:
+            self._answer(peer)
+        else:
+            self._take_one(*self._inbox.popleft())
+        if self._busy() and self._later is not None and not self._step_due:
+            self._step_due = True
+            self._later(self._due_step)
+
+    def _due_step(self) -> None:
+        self._step_due = False
+        self._step()
+
+    def _settle(self) -> None:
+        """Take every message waiting, now, answers included: before what reads or acts on
+        the match as received (a new connection's greeting, the player's move, a rematch)."""
+        while self._busy():
+            self._step()
+
+    def _take_one(self, raw: str | bytes, now: float) -> None:
+        """A heartbeat, the host's goodbye, a rematch, or the match's. Anything else (a
+        malformed or out-of-place control message included) goes to the FairPeer, which
+        checks it (`FairPeer.check`) and holds it for `_answer`: what fails stops the match,
+        the evidence kept."""
         try:
             message = control.parse(raw)
         except ControlError as exc:
@@ -391,9 +451,24 @@ class FairSeat(Seat):
         if peer is None or peer.error is not None:
             return  # a stopped match reads nothing more
         try:
-            peer.receive(raw)
+            peer.check(raw)
+        except FairError:  # the peer keeps the error and its evidence: shown, and saved
+            self._taken(now)
+            return
+        self._held_at = now
+
+    def _answer(self, peer: FairPeer) -> None:
+        """The message the FairPeer holds is taken in: its answer is saved, then sent."""
+        try:
+            peer.answer()
         except FairError:
             pass  # the peer keeps the error and its evidence: shown, and saved after the paint
+        self._taken(self._held_at)
+
+    def _taken(self, now: float) -> None:
+        """A fair message that came at `now` was taken in (or stopped the match): the view
+        changes, the owed silence starts again, and what the FairPeer made is saved, then
+        sent."""
         self._dirty()
         self.owed.arrived(self.waiting(), now)
         self._flush()
@@ -488,6 +563,7 @@ class FairSeat(Seat):
         on the next connection); once both asked, the next match begins. True: the other page
         was asked (`Seat.ask_rematch`). ValueError (nothing changes) if one can't be asked
         now."""
+        self._settle()
         series = self.series()
         if series is None or not self.may_rematch():
             raise ValueError("a rematch can be asked once, when the match is over")
@@ -552,10 +628,12 @@ class FairSeat(Seat):
         seat given no storage, a test's, has nothing to write first.)"""
         self._store = storage
 
-    def _keep_evidence(self) -> None:
-        """The player leaves a match a failed check stopped: its save (the match up to the last
-        good message, the error and its evidence) is set aside (webui/kernel/setaside.py), not lost
-        with the room."""
+    def _leaving(self) -> None:
+        """The player leaves the room for good: nothing waiting is taken any more, and a
+        match a failed check stopped has its save (the match up to the last good message, the
+        error and its evidence) set aside (webui/kernel/setaside.py), not lost with the room."""
+        self._left = True
+        self._inbox.clear()
         if self._store is not None and self.stopped:
             set_aside(self._store, self.save_key, self._text(), int(time.time() * 1000),
                       self._warn)
