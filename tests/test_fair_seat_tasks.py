@@ -1,13 +1,15 @@
-"""The online seats take the match's messages a piece a task, as in the browser
-(`FairSeat.set_later`): a fair message is checked in the task it came in and answered in the
-next, and what comes meanwhile waits its turn. The pages' tasks here run when the test says
-(tests/fairseats.py `Tasks`), so each point between the pieces is reached: a whole match, a
-reload or a new connection, the player's move, a hostile message, a halt and leaving the room.
+"""The online seats do the match's costly work a piece a task, as in the browser
+(`FairSeat.set_later`): a fair message is checked as it comes, then a shuffle's proofs are
+checked and the page's answer made a deck a task, as is a match's start; what comes meanwhile
+waits its turn. The pages' tasks here run when the test says (tests/fairseats.py `Tasks`), so
+each point between the pieces is reached: a whole match, a reload or a new connection, the
+player's move, a hostile message, a halt, a rematch and leaving the room.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -42,43 +44,53 @@ def fair_texts(texts: list[str]) -> list[dict[str, Any]]:
     return [json.loads(t) for t in texts if '"fair"' in t]
 
 
-def held_move(pair: Pair, holder: str = "guest") -> tuple[FairSeat, str]:
-    """The other page's player draws: that move reaches page `holder`, which holds it
-    (checked, not answered). Returns that page's seat, and the move's text."""
-    holding = pair.guest if holder == "guest" else pair.host
-    mover = pair.host if holder == "guest" else pair.guest
-    while pair.actor() is not mover or mover.view()["phase"] != "draw":
-        assert pair.step()
-    assert mover.submit({"type": "draw", "source": "deck"}) is None
-    text = hand_one(pair, holder)
-    assert holding.peer is not None and holding.peer.holding
-    return holding, text
+def shuffle_under_way(pair: Pair, step: int = 1) -> tuple[FairSeat, str]:
+    """Play on until a shuffle step `step` reaches a page (at a round's start), which checks
+    it as it comes and has the rest of its work under way: that page's seat, and the
+    message."""
+    tasks, conn = pair.tasks, pair.conn
+    assert tasks is not None
+    for _ in range(10_000):
+        if conn.to_guest or conn.to_host:
+            who = "guest" if conn.to_guest else "host"
+            text = hand_one(pair, who)
+            shuffled = json.loads(text).get("shuffle")
+            if shuffled is not None and shuffled["step"] == step:
+                seat = pair.guest if who == "guest" else pair.host
+                assert seat.peer is not None and seat.peer.busy
+                return seat, text
+        elif tasks.jobs:
+            tasks.run_one()
+        else:
+            mover = pair.actor()
+            assert mover is not None and mover.submit(pair.choose(mover)) is None
+            pair.now += 1.0
+    raise AssertionError("no shuffle came")
 
 
 def play_at_random(pair: Pair) -> int:
     """Play the match with every step in an order `rng` picks: a message arrives, a page runs
     a task, or a player moves (before the last move's messages are all taken, if the player
-    may: a play, then its draw). Returns how many messages came while another was held."""
+    may: a play, then its draw). Returns how many tasks ran."""
     conn, tasks, rng = pair.conn, pair.tasks, pair.rng
     assert tasks is not None
-    queued = 0
+    ran = 0
     for _ in range(100_000):
         steps = [name for name, ready in (("host", conn.to_host), ("guest", conn.to_guest),
                                           ("task", tasks.jobs)) if ready]
         if pair.actor() is not None:
             steps.append("move")
         if not steps:
-            return queued
+            return ran
         step = rng.choice(steps)
         if step == "task":
             tasks.run_one()
+            ran += 1
         elif step == "move":
             seat = pair.actor()
             assert seat is not None and seat.submit(pair.choose(seat)) is None
             pair.now += 1.0  # (a second a move: the connection's budget refills)
         else:
-            seat = pair.host if step == "host" else pair.guest
-            queued += seat.peer is not None and seat.peer.holding
             hand_one(pair, step)
     raise AssertionError("the match did not end")
 
@@ -86,9 +98,9 @@ def play_at_random(pair: Pair) -> int:
 @pytest.mark.parametrize("seed", [3, 8])
 def test_a_whole_match_taken_a_piece_a_task_ends_as_one_taken_whole(seed: int) -> None:
     pair = Pair(ALL, first=None, seed=seed, stepped=True)
-    queued = play_at_random(pair)
+    ran = play_at_random(pair)
     finished(pair)
-    assert queued > 10  # messages came while one was held, and waited their turn
+    assert ran >= 8  # round 2's shuffles: their work went a deck a task
     for seat, who in ((pair.host, "guest"), (pair.guest, "host")):
         # every fair message the other page sent was taken in, once, in order
         sent = fair_texts([t for w, t, _ in pair.conn.sent if w == who])
@@ -97,29 +109,44 @@ def test_a_whole_match_taken_a_piece_a_task_ends_as_one_taken_whole(seed: int) -
     assert all(held for who, text, held in pair.conn.at_send if '"fair"' in text)
 
 
-def test_a_fair_message_is_checked_in_the_task_it_came_in_and_answered_in_the_next() -> None:
-    pair = Pair(Options(rounds=1), first=0, stepped=True, seed=2)
-    guest, text = held_move(pair)
-    assert pair.tasks is not None and len(pair.tasks.jobs) == 1
-    assert not pair.conn.to_host  # its answer (the shares of the host's card) not made yet
-    assert json.loads(text) not in ins(guest)  # nor the move taken in: nothing shows it
-    assert guest.peer is not None and guest.peer.last_received == json.loads(text)["seq"] - 1
-    pair.tasks.run_one()
-    assert not guest.peer.holding and ins(guest)[-1] == json.loads(text)
-    (answer,) = pair.conn.to_host
-    assert "shares" in json.loads(answer)
+def test_a_shuffle_is_checked_and_answered_a_deck_a_task() -> None:
+    pair = Pair(replace(ALL, rounds=2), first=0, stepped=True, seed=2)
+    pair.play(8)
+    pair.conn.deliver()
+    host, text = shuffle_under_way(pair)  # round 2's first shuffle, the guest's
+    assert host is pair.host
+    shuffled = json.loads(text)["shuffle"]
+    assert shuffled["step"] == 1 and len(shuffled["decks"]) >= 3
+    tasks = pair.tasks
+    assert tasks is not None and host.peer is not None
+    pieces = 1  # (its check, and its first deck's, in the task it came in)
+    while host.peer.busy:
+        assert not pair.conn.to_guest  # its answer goes once the work is done
+        assert json.loads(text) not in ins(host)  # nor does the message show before
+        assert len(tasks.jobs) == 1
+        tasks.run_one()
+        pieces += 1
+    assert pieces == 2 * len(shuffled["decks"]) + 1  # checked, shuffled, then kept
+    assert ins(host)[-1] == json.loads(text)
+    (answer,) = pair.conn.to_guest
+    assert json.loads(answer)["shuffle"]["step"] == 2
     pair.conn.deliver()
     pair.play()
     finished(pair)
 
 
-def test_the_players_move_is_made_after_the_messages_that_came_before_it() -> None:
+def test_the_players_move_is_made_after_the_work_under_way() -> None:
     pair = Pair(Options(rounds=1), first=0, stepped=True, seed=5)
-    guest, text = held_move(pair)
+    while pair.actor() is not pair.host or pair.host.view()["phase"] != "draw":
+        assert pair.step()
+    assert pair.host.submit({"type": "draw", "source": "deck"}) is None
+    text = pair.conn.to_guest.popleft()
+    guest = pair.guest
+    assert guest.peer is not None
+    guest.peer.check(text)  # (taken in, its shares of the host's card not made yet)
     move = {"type": "discard", "card": guest.view()["hand"][0]}
     assert guest.submit(move) is None  # legal once the host's draw is taken: made, not refused
-    assert guest.peer is not None and not guest.peer.holding
-    assert ins(guest)[-1] == json.loads(text)
+    assert not guest.peer.busy and ins(guest)[-1] == json.loads(text)
     answer, sent = (json.loads(t) for t in pair.conn.to_host)
     assert "shares" in answer and sent["move"]["type"] == "discard"
     assert sent["seq"] == answer["seq"] + 1
@@ -128,53 +155,96 @@ def test_the_players_move_is_made_after_the_messages_that_came_before_it() -> No
     finished(pair)
 
 
-@pytest.mark.parametrize("holder", ["host", "guest"])
-def test_a_new_connection_while_a_message_is_held_resumes_exactly(holder: str) -> None:
-    pair = Pair(Options(rounds=1, skills=True), first=0, stepped=True, seed=6)
-    held, text = held_move(pair, holder)
-    pair.reconnect()  # the greeting says what was received: the held message counts
-    assert ins(held)[-1] == json.loads(text)
+@pytest.mark.parametrize("step", [1, 2])
+def test_a_new_connection_while_a_shuffle_is_under_way_resumes_exactly(step: int) -> None:
+    pair = Pair(Options(rounds=2, skills=True), first=0, stepped=True, seed=6)
+    seat, text = shuffle_under_way(pair, step)  # (step 1 reaches one page, step 2 the other)
+    pair.reconnect()  # the greeting says what was received: the work is done first
+    assert ins(seat)[-1] == json.loads(text)
     assert not pair.host.stopped and not pair.guest.stopped
     pair.play()
     finished(pair)
 
 
-def test_a_hostile_message_behind_a_held_one_stops_the_match_once_that_one_is_answered(
+def name_of(pair: Pair, seat: FairSeat) -> str:
+    return "host" if seat is pair.host else "guest"
+
+
+def test_a_hostile_message_behind_the_work_under_way_stops_the_match_once_it_is_done(
         ) -> None:
-    pair = Pair(Options(rounds=1), first=0, stepped=True, seed=4)
-    guest, text = held_move(pair)
+    pair = Pair(Options(rounds=2), first=0, stepped=True, seed=4)
+    seat, text = shuffle_under_way(pair)
     hostile = json.dumps({**json.loads(text), "seq": json.loads(text)["seq"] + 1})
-    guest.receive(hostile, pair.now)  # queued behind the held one
-    assert not guest.stopped
+    queue = pair.conn.to_host if seat is pair.host else pair.conn.to_guest
+    queue.append(hostile)
+    hand_one(pair, name_of(pair, seat))  # it comes while the shuffle's work is under way
+    assert not seat.stopped and seat.peer is not None and seat.peer.busy
     pair.conn.deliver()
-    assert guest.stopped and guest.peer is not None and guest.peer.error is not None
-    assert ins(guest)[-1] == json.loads(text)  # the good one was taken, and answered
-    assert any("shares" in m for m in fair_texts([t for w, t, _ in pair.conn.sent
-                                                  if w == "guest"][-1:]))
-    saved = json.loads(json.dumps(guest.saved()))  # (the page saves it after the paint)
+    assert seat.stopped and seat.peer.error is not None
+    assert ins(seat)[-1] == json.loads(text)  # the shuffle was taken, and answered
+    assert '"shuffle"' in [t for w, t, _ in pair.conn.sent if w == name_of(pair, seat)][-1]
+    saved = json.loads(json.dumps(seat.saved()))  # (the page saves it after the paint)
     assert saved["peer"]["stopped"]["evidence"]["message"] == hostile
 
 
-def test_a_seat_that_halts_while_holding_takes_nothing_more_and_sends_nothing() -> None:
-    pair = Pair(Options(rounds=1), first=0, stepped=True, seed=9)
-    guest, _ = held_move(pair)
-    store = pair.storage["guest"]
+def test_a_seat_that_halts_with_work_under_way_takes_nothing_more_and_sends_nothing() -> None:
+    pair = Pair(Options(rounds=2), first=0, stepped=True, seed=9)
+    seat, _ = shuffle_under_way(pair)
+    store = pair.storage[name_of(pair, seat)]
     store.room = sum(len(v) for v in store.items.values())  # the next longer write fails
     sent = len(pair.conn.at_send)
     pair.conn.deliver()
-    assert guest.halted is not None and guest.halted["code"] == "unsaved"
-    assert [w for w, _, _ in pair.conn.at_send[sent:]] == []  # its answer was not sent
-    guest.receive(json.dumps({"fair": 1, "seq": 999}), pair.now)  # nothing more is read
-    assert pair.tasks is not None and not pair.tasks.jobs and not guest.stopped
+    assert seat.halted is not None and seat.halted["code"] == "unsaved"
+    assert [w for w, _, _ in pair.conn.at_send[sent:]] == []  # its shuffle was not sent
+    queue = pair.conn.to_host if seat is pair.host else pair.conn.to_guest
+    queue.append(json.dumps({"fair": 1, "seq": 999}))
+    hand_one(pair, name_of(pair, seat))  # nothing more is read
+    assert pair.tasks is not None and not pair.tasks.jobs and not seat.stopped
 
 
-def test_leaving_while_a_message_is_held_takes_it_no_further() -> None:
-    pair = Pair(Options(rounds=1), first=0, stepped=True, seed=10)
-    guest, _ = held_move(pair)
-    writes = len(pair.events["guest"])
-    guest.leave()
+def test_a_rematchs_start_saved_before_it_is_done_begins_again_after_a_reload() -> None:
+    pair = Pair(replace(ALL, rounds=1), first=0, stepped=True, seed=12)
+    pair.play()
+    finished(pair)
+    assert pair.host.ask_rematch() and pair.guest.ask_rematch()
+    tasks = pair.tasks
+    assert tasks is not None
+    while not (pair.host.match_no == 2 and pair.host.peer is not None
+               and pair.host.peer.busy):
+        if pair.conn.to_host:
+            hand_one(pair, "host")
+        else:
+            hand_one(pair, "guest")
+    assert not pair.host.peer.started  # its first shuffle is being made, a deck a task
+    tasks.run_one()
+    assert pair.host.peer.busy and not pair.host.peer.sent_after(0)
+    pair.reload("host", from_last_write=False)  # the page's save after the paint, mid-start
+    assert pair.host.match_no == 2
+    pair.conn.deliver()
+    pair.play()
+    finished(pair)
+    assert pair.host.match_no == pair.guest.match_no == 2
+
+
+def test_leaving_with_work_under_way_takes_it_no_further() -> None:
+    pair = Pair(Options(rounds=2), first=0, stepped=True, seed=10)
+    seat, _ = shuffle_under_way(pair)
+    writes = len(pair.events[name_of(pair, seat)])
+    sent = len(pair.conn.at_send)
+    seat.leave()
     assert pair.tasks is not None
     while pair.tasks.jobs:
         pair.tasks.run_one()
-    assert len(pair.events["guest"]) == writes  # nothing written after leaving
-    assert not pair.conn.to_host
+    assert len(pair.events[name_of(pair, seat)]) == writes  # nothing written after leaving
+    assert not [t for w, t, _ in pair.conn.at_send[sent:] if '"fair"' in t]
+
+
+def test_a_rematch_taken_a_piece_a_task_begins_and_plays_the_next_match() -> None:
+    pair = Pair(Options(rounds=1), first=0, stepped=True, seed=12)
+    play_at_random(pair)
+    finished(pair)
+    assert pair.host.ask_rematch() and pair.guest.ask_rematch()  # both before either arrives
+    play_at_random(pair)
+    finished(pair)
+    assert pair.host.match_no == pair.guest.match_no == 2
+

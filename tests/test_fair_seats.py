@@ -47,10 +47,12 @@ def test_a_whole_match_with_every_option_and_each_move_saved_before_it_is_sent()
     assert pair.host.remote(0.0).opponent == "Ben" and pair.guest.remote(0.0).opponent == "Ana"
 
 
+@pytest.mark.parametrize("stepped", [False, True], ids=["whole", "a-piece-a-task"])
 @pytest.mark.parametrize("which", ["host", "guest"])
 def test_a_reload_from_the_last_write_or_a_dropped_connection_resumes_exactly(
-        which: str) -> None:
-    pair = Pair(Options(rounds=2, skills=True, mixups=True, objectives=True), first=0, seed=5)
+        which: str, stepped: bool) -> None:
+    pair = Pair(Options(rounds=2, skills=True, mixups=True, objectives=True), first=0, seed=5,
+                stepped=stepped)
     n = 0
     while pair.step():
         n += 1

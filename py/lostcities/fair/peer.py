@@ -2,15 +2,18 @@
 messages, with nothing trusted that the other seat sends.
 
 A transport hands it raw text (``receive``) and the player's moves (``act``), and delivers what
-they return, in order, exactly once. ``receive`` is ``check`` then ``answer``: a page may run the
-two in tasks of their own (each costs about one shuffle's work), holding later messages between. Any failed check stops the match: the error (with its
-evidence) is raised, kept and saved; every later call raises ``MatchStopped``.
+they return, in order, exactly once. The costly work (a shuffle made, or checked, deck by deck)
+can go a piece at a time: ``check`` a message, or ``begin`` the match, then ``work`` until it is
+done, each piece in a task of its own (``receive`` and ``start`` do it all at once). Any failed
+check stops the match: the error (with its evidence) is raised, kept and saved; every later
+call raises ``MatchStopped``.
 """
 
 from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Iterator
 from typing import Any, NoReturn
 
 from ..errors import CorruptSave
@@ -72,8 +75,12 @@ class FairPeer:
         self._error: FairError | None = None
         self._shown: State | None = None
         """The last state whose every card this seat may see was open (what ``view`` shows)."""
-        self._held: tuple[Table, Message, str | bytes] | None = None
-        """A message ``check`` passed, ``answer`` not yet taken in: its table, itself, its text."""
+        self._job: Iterator[None] | None = None
+        """The work under way (``begin``, or a message ``check`` passed): its pieces."""
+        self._job_raw: str | bytes | None = None
+        """The message the work under way takes in (the evidence, if it fails)."""
+        self._made: list[str] = []
+        """What the last work done made to send, until ``finish`` returns it."""
 
     # ------------------------------------------------------------------ reading
 
@@ -114,14 +121,20 @@ class FairPeer:
 
     @property
     def last_received(self) -> int:
-        """The number of the last message accepted from the other seat (one held by ``check``
-        is not, until its ``answer``)."""
+        """The number of the last message accepted from the other seat (one under way is
+        not, until its work is done)."""
         return self._seq_in
 
     @property
-    def holding(self) -> bool:
-        """Whether a message passed ``check`` and awaits its ``answer``."""
-        return self._held is not None
+    def busy(self) -> bool:
+        """Whether work is under way (``begin``, or a message ``check`` passed): ``work``
+        goes on with it, and nothing of it shows until it is done."""
+        return self._job is not None
+
+    @property
+    def started(self) -> bool:
+        """Whether the match's start is done (its first messages made)."""
+        return self._started
 
     def sent_after(self, seq: int) -> list[str]:
         """This peer's messages numbered above ``seq``, to send again after a reconnection."""
@@ -162,43 +175,53 @@ class FairPeer:
 
     def start(self) -> list[str]:
         """The messages that open the match (seat 0 sends the first shuffle); call once."""
-        self._running()
+        self.begin()
+        return self.finish()
+
+    def begin(self) -> None:
+        """Begin the match's start, as work under way (``work``); ``NotAllowed`` (nothing
+        changes) once it has begun."""
+        self._idle()
         if self._started:
             raise NotAllowed("the match has already started")
+        self._hold(self._starting(self._table.copy()), None)
+
+    def _starting(self, table: Table) -> Iterator[None]:
+        content: dict[str, Any] = {}
+        yield from table.flush_pieces(content)
         self._started = True
-        return self._commit(self._table.copy(), {}, None)
+        self._made = self._commit(table, content, None)
 
     def act(self, move: Move) -> list[str]:
         """Make the player's move; returns the messages to send. ``NotAllowed`` (nothing
-        changes) if the move is not allowed now (nor while a message is held: ``answer`` it)."""
-        self._running()
+        changes) if the move is not allowed now (nor while work is under way)."""
+        self._idle()
         if not self._started:
             raise NotAllowed("start the match first")
-        if self._held is not None:
-            raise NotAllowed("a message of the other seat awaits its answer")
         table = self._table.copy()
         content = table.play(move)
+        try:
+            table.flush(content)
+        except Exception as exc:
+            self._raise_stop(exc, None)
         return self._commit(table, content, move)
 
     def receive(self, raw: str | bytes) -> list[str]:
         """Take in one message from the other seat; returns the messages to send back
-        (``check``, then ``answer``).
+        (``check``, then ``finish``).
 
         Raises the ``FairError`` that stops the match if any check fails (and changes
         nothing but the stop).
         """
         self.check(raw)
-        return self.answer()
+        return self.finish()
 
     def check(self, raw: str | bytes) -> None:
-        """Check one message from the other seat (its form, its number, every proof in it)
-        and hold it for ``answer``; until then nothing shows it (the view, ``last_received``
-        and the save are as before). Raises the ``FairError`` that stops the match if a check
-        fails; ``NotAllowed`` (nothing changes) while another message is held."""
-        self._running()
-        if self._held is not None:
-            raise NotAllowed("a message of the other seat awaits its answer")
-        table = self._table.copy()
+        """Check one message from the other seat (its form and its number), and take it in
+        as work under way (``work``): its proofs are checked, and this seat's answer made, a
+        piece at a time. Raises the ``FairError`` that stops the match if a check fails;
+        ``NotAllowed`` (nothing changes) while work is under way."""
+        self._idle()
         try:
             message = parse(raw, self._group, check_points=self._table.replaying is None)
             if message.seq != self._seq_in + 1:
@@ -206,28 +229,54 @@ class FairPeer:
                 raise ProtocolViolation(
                     code, f"Message {message.seq} arrived when {self._seq_in + 1} was due",
                     {"seq": message.seq, "due": self._seq_in + 1})
-            table.consume(message)
         except Exception as exc:
             self._raise_stop(exc, raw)
-        self._held = (table, message, raw)
+        self._hold(self._receiving(self._table.copy(), message), raw)
 
-    def answer(self) -> list[str]:
-        """Take in the message ``check`` held, and make this seat's answer (its own shuffle or
-        shares, when one is due); returns the messages to send ([] when none is held). Raises
-        the ``FairError`` that stops the match if making it fails."""
+    def _receiving(self, table: Table, message: Message) -> Iterator[None]:
+        yield from table.consume_pieces(message)
+        content: dict[str, Any] = {}
+        yield from table.flush_pieces(content)
+        self._made = self._commit(table, content, None, message)
+
+    def _hold(self, job: Iterator[None], raw: str | bytes | None) -> None:
+        self._job, self._job_raw, self._made = job, raw, []
+
+    def work(self) -> bool:
+        """Do the next piece of the work under way (about one deck's shuffle, made or
+        checked); True once it is all done (or none was under way): its messages are then
+        made (``finish`` returns them, ``sent_after`` holds them). Raises the ``FairError``
+        that stops the match if a check fails (and changes nothing but the stop)."""
+        job = self._job
+        if job is None:
+            return True
+        try:
+            next(job)
+        except StopIteration:
+            self._job = None
+            return True
+        except Exception as exc:
+            self._job = None
+            self._raise_stop(exc, self._job_raw)
+        return False
+
+    def finish(self) -> list[str]:
+        """Do the rest of the work under way; returns the messages the work made to send,
+        once (they are also in ``sent_after``)."""
+        while not self.work():
+            pass
+        made, self._made = self._made, []
+        return made
+
+    def _idle(self) -> None:
+        """Refuse to act while the match is stopped, or while work is under way."""
         self._running()
-        held, self._held = self._held, None
-        if held is None:
-            return []
-        table, message, raw = held
-        return self._commit(table, {}, None, message, raw)
+        if self._job is not None:
+            raise NotAllowed("the work under way is not done")
 
     def _commit(self, table: Table, content: dict[str, Any], move: Move | None,
-                incoming: Message | None = None, raw: object = None) -> list[str]:
-        try:
-            table.flush(content)
-        except Exception as exc:
-            self._raise_stop(exc, raw)
+                incoming: Message | None = None) -> list[str]:
+        """Keep ``table`` (its work done) and record what came and what goes out."""
         self._table = table
         if table.state is not None and table.visible_known():
             self._shown = table.state

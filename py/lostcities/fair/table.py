@@ -8,6 +8,7 @@ hold. docs/fair-play.md walks through the protocol.
 
 from __future__ import annotations
 
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from ..cards import canonical, card_text, parse_card
@@ -67,14 +68,20 @@ class Table(Knowledge):
 
     def flush(self, msg: dict[str, Any]) -> dict[str, Any]:
         """Add to ``msg`` everything this peer owes, as it falls due."""
+        for _ in self.flush_pieces(msg):
+            pass
+        return msg
+
+    def flush_pieces(self, msg: dict[str, Any]) -> Iterator[None]:
+        """``flush``, a piece at a time: it yields after each deck it shuffles."""
         while True:
             self.advance()
             owed = self.debts(self.me)
             if not owed:
-                return msg
+                return
             if owed.shuffle is not None:
                 assert "shuffle" not in msg
-                msg["shuffle"] = self._make_step(*owed.shuffle)
+                msg["shuffle"] = yield from self._make_step(*owed.shuffle)
             for name, positions in owed.shares.items():
                 deck = self.deck(name)
                 assert deck is not None
@@ -114,7 +121,8 @@ class Table(Knowledge):
                        shuffle_context(self.setup.digest(), deck.scope, deck.name, step),
                        deck.mine.key, deck.mine.perm, self._inputs(deck, step))
 
-    def _make_step(self, batch: int, step: int) -> dict[str, Any]:
+    def _make_step(self, batch: int, step: int) -> Generator[None, None, dict[str, Any]]:
+        """This peer's shuffle step of a batch's decks, yielding after each deck."""
         part: dict[str, Any] = {"batch": batch, "step": step, "decks": {}, "proofs": {}}
         sent = None if self.replaying is None else self.replaying.get((batch, step))
         digest = self.setup.digest()
@@ -126,6 +134,7 @@ class Table(Knowledge):
             part["decks"][deck.name] = encode(b"".join(vector))
             part["proofs"][deck.name] = encode(proof.to_bytes())
             self._took_step(deck, step, vector, proof, self.me)
+            yield
         if batch == 1:
             part["setup"] = digest
         self.steps[batch] = step
@@ -144,6 +153,11 @@ class Table(Knowledge):
     def consume(self, m: Message) -> None:
         """Take in one message from the opponent, checking every part; raises ``FairError``
         at the first failed check (the caller discards this table then)."""
+        for _ in self.consume_pieces(m):
+            pass
+
+    def consume_pieces(self, m: Message) -> Iterator[None]:
+        """``consume``, a piece at a time: it yields after each deck whose shuffle it checks."""
         them = 1 - self.me
         shares = {name: dict(pairs) for name, pairs in m.shares.items()}
         reveal = dict(m.reveal)
@@ -157,7 +171,7 @@ class Table(Knowledge):
             owed = self.debts(them)
             progress = False
             if owed.shuffle is not None and shuffle is not None:
-                self._take_step(shuffle, owed.shuffle)
+                yield from self._take_step(shuffle, owed.shuffle)
                 shuffle, progress = None, True
             for name, positions in owed.shares.items():
                 got = shares.get(name, {})
@@ -262,7 +276,8 @@ class Table(Knowledge):
                         claimed=move.card, actual=card_text(card))
         self._apply_theirs(move)
 
-    def _take_step(self, shuffle: Shuffle, due: tuple[int, int]) -> None:
+    def _take_step(self, shuffle: Shuffle, due: tuple[int, int]) -> Iterator[None]:
+        """Check and take the opponent's shuffle step, yielding after each deck."""
         batch, step = due
         if (shuffle.batch, shuffle.step) != due:
             raise unexpected(f"shuffle step {shuffle.step} of batch {shuffle.batch}",
@@ -299,6 +314,7 @@ class Table(Knowledge):
             if step == 1:  # this peer shuffles second: its secrets are bound to this shuffle
                 deck.mine = role_secrets(self.group, scope_seed(self._secret, deck.scope),
                                          deck.name, deck.size, False, bound_to(vector))
+            yield
         self.steps[batch] = step
 
     def _take_share(self, deck: Deck, pos: int, data: bytes) -> None:

@@ -158,10 +158,10 @@ class FairSeat(Seat):
         """The other page's silence while it owes the match a message."""
         self._inbox: deque[tuple[str | bytes, float]] = deque()
         """Messages of greeted connections not taken yet, in order, each with when it came."""
-        self._held_at = 0.0
-        """When the message the FairPeer holds (`FairPeer.check`) came."""
+        self._came_at: float | None = None
+        """When the message the FairPeer's work under way takes in came (None: the start)."""
         self._later: Callable[[Callable[[], None]], None] | None = None
-        """Runs a job in a task of its own (`set_later`); None: every message is taken at once."""
+        """Runs a job in a task of its own (`set_later`); None: all is done at once."""
         self._step_due = False
         """Whether a `_step` waits in a later task."""
         self._left = False
@@ -320,6 +320,8 @@ class FairSeat(Seat):
                 raise CorruptSave("the saved match is another seat's")
             self.peer, self._saved_peer = peer, None
             self._saved_out = len(peer.sent_after(0))  # all of it came from storage
+            if not peer.started and peer.error is None:  # saved before its start was done
+                self._start()
         self._dirty()
 
     @property
@@ -336,10 +338,17 @@ class FairSeat(Seat):
         self.peer = FairPeer(self.seat, setup.options, setup.names, setup.first_player,
                              secrets.token_bytes(SECRET_BYTES), self.group)
         self._saved_out = 0
-        self.peer.start()
+        self._start()
+
+    def _start(self) -> None:
+        """The match's start (seat 0 shuffles first), as work under way: its secret is
+        saved now, its first messages once made, before they are sent."""
+        assert self.peer is not None
+        self.peer.begin()
+        self._came_at = None
         self._dirty()
-        if self._persist():  # the secret, and the match's first messages
-            self._saved_out = len(self.peer.sent_after(0))
+        self._persist()
+        self._work()
 
     def _greeted(self, send: Callable[[str], None], last: int) -> None:
         """The pages greeted each other on a connection: the other has this page's messages
@@ -386,16 +395,17 @@ class FairSeat(Seat):
         self._unlink()
 
     def set_later(self, later: Callable[[Callable[[], None]], None]) -> None:
-        """Take the match's messages a piece a task: `later(job)` runs `job()` in a task of
+        """Do the match's costly work a piece a task: `later(job)` runs `job()` in a task of
         its own, after those queued (the page's posted message, which a hidden tab does not
-        slow). A fair message is checked in the task it came in, and answered in the next
-        (each about one shuffle's work); messages coming meanwhile wait their turn. Without
-        it (a test's seat) each message is taken whole as it comes."""
+        slow). A fair message is checked as it comes, then its proofs are checked and this
+        page's answer made a deck at a time (`FairPeer.work`), as is a match's start;
+        messages coming meanwhile wait their turn. Without it (a test's seat) all is done at
+        once."""
         self._later = later
 
     def _take(self, raw: str | bytes, now: float) -> None:
         """A message on a greeted connection, arrived at `now`: queued, and taken in turn
-        (`_step`)."""
+        (`_step`): at once if nothing is under way."""
         self._inbox.append((raw, now))
         if self._later is None:
             self._settle()
@@ -403,22 +413,36 @@ class FairSeat(Seat):
             self._step()
 
     def _busy(self) -> bool:
-        """Whether messages wait to be taken, or the FairPeer holds one to answer."""
+        """Whether messages wait to be taken, or the FairPeer has work under way."""
         return not self._left and self.halted is None and (
-            bool(self._inbox) or (self.peer is not None and self.peer.holding))
+            bool(self._inbox) or (self.peer is not None and self.peer.busy))
 
     def _step(self) -> None:
-        """One task's work: answer the message the FairPeer holds, or take the next one; a
-        `_step` in a later task does the rest."""
+        """One task's work: the next message taken (checked as it came), or a piece of the
+        FairPeer's work under way; a `_step` in a later task goes on."""
         if not self._busy():
             self._inbox.clear()  # (left, or halted: nothing more is read)
             return
         peer = self.peer
-        if peer is not None and peer.holding:
-            self._answer(peer)
-        else:
+        if peer is None or not peer.busy:
             self._take_one(*self._inbox.popleft())
-        if self._busy() and self._later is not None and not self._step_due:
+            peer = self.peer
+        if peer is not None and peer.busy:
+            try:
+                done = peer.work()
+            except FairError:  # the peer keeps the error and its evidence: shown, and saved
+                done = True
+            if done:
+                self._done()
+        self._work()
+
+    def _work(self) -> None:
+        """Go on with what waits: at once without `later`, else in a later task."""
+        if not self._busy() or self._step_due:
+            return
+        if self._later is None:
+            self._settle()
+        else:
             self._step_due = True
             self._later(self._due_step)
 
@@ -427,16 +451,16 @@ class FairSeat(Seat):
         self._step()
 
     def _settle(self) -> None:
-        """Take every message waiting, now, answers included: before what reads or acts on
-        the match as received (a new connection's greeting, the player's move, a rematch)."""
+        """Do all that waits, now: before what reads or acts on the match as received (a
+        new connection's greeting, the player's move, a rematch)."""
         while self._busy():
             self._step()
 
     def _take_one(self, raw: str | bytes, now: float) -> None:
         """A heartbeat, the host's goodbye, a rematch, or the match's. Anything else (a
         malformed or out-of-place control message included) goes to the FairPeer, which
-        checks it (`FairPeer.check`) and holds it for `_answer`: what fails stops the match,
-        the evidence kept."""
+        checks it (`FairPeer.check`) and takes it in as work under way: what fails stops the
+        match, the evidence kept."""
         try:
             message = control.parse(raw)
         except ControlError as exc:
@@ -450,27 +474,20 @@ class FairSeat(Seat):
         peer = self.peer
         if peer is None or peer.error is not None:
             return  # a stopped match reads nothing more
+        self._came_at = now
         try:
             peer.check(raw)
         except FairError:  # the peer keeps the error and its evidence: shown, and saved
-            self._taken(now)
-            return
-        self._held_at = now
+            self._done()
 
-    def _answer(self, peer: FairPeer) -> None:
-        """The message the FairPeer holds is taken in: its answer is saved, then sent."""
-        try:
-            peer.answer()
-        except FairError:
-            pass  # the peer keeps the error and its evidence: shown, and saved after the paint
-        self._taken(self._held_at)
-
-    def _taken(self, now: float) -> None:
-        """A fair message that came at `now` was taken in (or stopped the match): the view
-        changes, the owed silence starts again, and what the FairPeer made is saved, then
-        sent."""
+    def _done(self) -> None:
+        """The FairPeer's work is done (or a failed check stopped the match): the view
+        changes, the owed silence starts again if a message came, and what the FairPeer made
+        is saved, then sent."""
         self._dirty()
-        self.owed.arrived(self.waiting(), now)
+        if self._came_at is not None:
+            self.owed.arrived(self.waiting(), self._came_at)
+            self._came_at = None
         self._flush()
         self._changed()
 
