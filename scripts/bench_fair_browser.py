@@ -189,8 +189,10 @@ HOST_AUTHORITY_KB = 309.0
 """The host-authority wire, a round of a plain 3-round match played by clicks (bench_online.py
 --rounds 3 at d59efb0, 2026-12-02, before the fair seats replaced it: docs/online.md)."""
 
-# Runs in each page's interpreter (through RUNNER): times every FairPeer call of the page's
-# seat as bench_fair.Bench._call does, by round: shuffle+deal apart from the audits.
+# Runs in each page's interpreter (through RUNNER): times the work of every FairPeer call of the
+# page's seat as bench_fair.Bench._call does, by round: shuffle+deal apart from the audits. A
+# message's work, or the start's, goes a piece a task (check or begin, then work): its pieces
+# are summed, and counted once the work is done.
 PAGE_TIMERS = '''
 import time
 from collections import defaultdict
@@ -214,28 +216,60 @@ def _round(peer):
     st = peer.state
     return 1 if st is None else st.round + (st.phase in ("round-end", "match-end"))
 
-def _timer(name):
-    call = getattr(FairPeer, name)
-    def timed(self, *args):
-        audit_before, round_before = _in_audit[0], _round(self)
-        hand_before = self.table.visible_known()
-        start = time.perf_counter()
-        out = call(self, *args)
-        spent = time.perf_counter() - start
-        audit = _in_audit[0] - audit_before
-        if audit:
-            STATS["audit"][round_before] += audit * 1000
-        dealing = (name == "start" or any(\'"shuffle"\' in m for m in out)
-                   or (name == "receive" and \'"shuffle"\' in str(args[0]))
-                   or (name == "act" and type(args[0]).__name__ == "NextRound")
-                   or (not hand_before and self.table.visible_known()))
-        if dealing:
-            STATS["setup"][_round(self)] += (spent - audit) * 1000
-        return out
-    setattr(FairPeer, name, timed)
+_jobs = {}
 
-for _name in ("start", "act", "receive"):
-    _timer(_name)
+def _opened(self, name, args):
+    """What a call's work is measured against: its start."""
+    return {"name": name, "args": args, "spent": 0.0, "audit": _in_audit[0],
+            "round": _round(self), "hand": self.table.visible_known(),
+            "sent": len(self.sent_after(0))}
+
+def _count(self, job):
+    """The call's work is done: its time, by round, as shuffle+deal or audit."""
+    name, args = job["name"], job["args"]
+    out = self.sent_after(job["sent"])
+    audit = _in_audit[0] - job["audit"]
+    if audit:
+        STATS["audit"][job["round"]] += audit * 1000
+    dealing = (name == "start" or any(\'"shuffle"\' in m for m in out)
+               or (name == "receive" and \'"shuffle"\' in str(args[0]))
+               or (name == "act" and type(args[0]).__name__ == "NextRound")
+               or (not job["hand"] and self.table.visible_known()))
+    if dealing:
+        STATS["setup"][_round(self)] += (job["spent"] - audit) * 1000
+
+def _timed(call, name):
+    def timed(self, *args):
+        job = _opened(self, name, args)
+        start = time.perf_counter()
+        try:
+            return call(self, *args)
+        finally:
+            job["spent"] += time.perf_counter() - start
+            if self.busy:
+                _jobs[id(self)] = job
+            else:
+                _count(self, job)
+    return timed
+
+_work = FairPeer.work
+
+def _timed_work(self):
+    start = time.perf_counter()
+    try:
+        return _work(self)
+    finally:
+        job = _jobs.get(id(self))
+        if job is not None:
+            job["spent"] += time.perf_counter() - start
+            if not self.busy:
+                del _jobs[id(self)]
+                _count(self, job)
+
+FairPeer.begin = _timed(FairPeer.begin, "start")
+FairPeer.check = _timed(FairPeer.check, "receive")
+FairPeer.act = _timed(FairPeer.act, "act")
+FairPeer.work = _timed_work
 result = True
 '''
 
