@@ -323,6 +323,20 @@ RIG_FIRST_ROOM = """
 ONLINE_LIBRARIES = ("static/vendor/peerjs/peerjs.min.js", "static/vendor/qrcode/qrcode.js")
 
 
+QR_DRAWN_RIGHT = """() => {
+  const link = document.querySelector("[data-join-link]").getAttribute("data-join-link");
+  const qr = qrcode(0, "M");
+  qr.addData(link);
+  qr.make();
+  let path = "";
+  for (let r = 0; r < qr.getModuleCount(); r++)
+    for (let c = 0; c < qr.getModuleCount(); c++)
+      if (qr.isDark(r, c)) path += `M${c + 4} ${r + 4}h1v1h-1z`;
+  return document.querySelector(".qr-figure svg.qr path").getAttribute("d") === path;
+}"""
+"""Whether the waiting room's QR code is the join link's, module for module (quiet zone 4)."""
+
+
 def test_peerjs_and_the_qr_library_load_only_when_going_online(
         open_app: Callable[..., AppPage]) -> None:
     fetched: list[str] = []  # the page's own requests (not its service worker's precache)
@@ -339,6 +353,7 @@ def test_peerjs_and_the_qr_library_load_only_when_going_online(
     assert libraries() == sorted(ONLINE_LIBRARIES)  # once each
     host.page.wait_for_selector(".qr-figure svg.qr")
     assert host.page.locator(".qr-figure svg.qr").count() == 1
+    assert host.page.evaluate(QR_DRAWN_RIGHT)  # every module where the library puts it
     # The waiting room again after a reload: shown at once, its QR code once the library ran.
     fetched.clear()
     host.page.reload()

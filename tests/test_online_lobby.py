@@ -83,6 +83,7 @@ class FakeBrowser:
         self.probed: list[str] = []
         self.warnings: list[str] = []
         self.dials: list[FakeDial] = []
+        self.qr_drawn: list[str] = []
 
     def href(self) -> str:
         return PAGE_URL + self.search
@@ -121,6 +122,7 @@ class FakeBrowser:
         return self.broker_up
 
     def qr_matrix(self, text: str) -> list[list[bool]]:
+        self.qr_drawn.append(text)
         return [[True, False], [False, True]]
 
     def open_room(self, config: dict[str, Any], code: str, fresh: bool,
@@ -190,6 +192,9 @@ def test_a_room_opens_and_its_waiting_room_shows_its_code_link_and_qr() -> None:
         link = join_link(PAGE_URL, room.code, "Ana")
         assert page.shown.screen == "waiting" and tags.find(data_room_code=room.code)
         assert tags.find(href=link) and "<svg" in page.shown.doc
+        for _ in range(3):  # (the waiting room renders again every second)
+            controller.render()
+        assert browser.qr_drawn == [link] and "<svg" in page.shown.doc  # drawn once
         page.paint()  # the controller saves after the paint
         assert json.loads(storage.items[HOST_KEY])["code"] == room.code
         controller.click("copy-link", {})

@@ -91,6 +91,8 @@ class OnlineLobby:
         self._libraries_loaded = False
         """Whether PeerJS and the QR code library have run (static/config.js loads them)."""
         self._opening: RoomNet | None = None
+        self._qr: tuple[tuple[str, str], Markup] | None = None
+        """The last QR code drawn, by (language, link): drawn once, shown at every render."""
         self.guard = SeatGuard(browser.locks(), self.controller.render)
         """This tab's hold on the seat it runs (one tab per seat)."""
         page.on_window("online", self._network_changed)
@@ -333,9 +335,15 @@ class OnlineLobby:
             notice = self.error
         link = join_link(self.browser.href(), host.code, host.name)
         # a resumed room is shown before the QR code library has loaded: drawn once it has
-        qr = qr_svg(self.browser.qr_matrix(link), t(lang, "waiting.qr")) \
-            if self._libraries_loaded else EMPTY
+        qr = self._qr_code(lang, link) if self._libraries_loaded else EMPTY
         return render_host_waiting(lang, host.code, link, qr, self.browser.can_share(), notice)
+
+    def _qr_code(self, lang: str, link: str) -> Markup:
+        """The QR code of `link`, drawn once (the waiting room renders again every second)."""
+        key = (lang, link)
+        if self._qr is None or self._qr[0] != key:
+            self._qr = key, qr_svg(self.browser.qr_matrix(link), t(lang, "waiting.qr"))
+        return self._qr[1]
 
     def _opening_notice(self, lang: str) -> str | None:
         net = self._opening
