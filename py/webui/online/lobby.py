@@ -93,6 +93,8 @@ class OnlineLobby:
         self._opening: RoomNet | None = None
         self._qr: tuple[tuple[str, str], Markup] | None = None
         """The last QR code drawn, by (language, link): drawn once, shown at every render."""
+        self._qr_wanted: tuple[str, str] | None = None
+        self._qr_later = page.after_paint(self._draw_qr)
         self.guard = SeatGuard(browser.locks(), self.controller.render)
         """This tab's hold on the seat it runs (one tab per seat)."""
         page.on_window("online", self._network_changed)
@@ -339,11 +341,22 @@ class OnlineLobby:
         return render_host_waiting(lang, host.code, link, qr, self.browser.can_share(), notice)
 
     def _qr_code(self, lang: str, link: str) -> Markup:
-        """The QR code of `link`, drawn once (the waiting room renders again every second)."""
+        """The QR code of `link`, drawn once (the waiting room renders again every second),
+        in a task after the waiting room's paint (its library's first code takes tens of
+        ms): nothing until then."""
         key = (lang, link)
-        if self._qr is None or self._qr[0] != key:
+        if self._qr is not None and self._qr[0] == key:
+            return self._qr[1]
+        self._qr_wanted = key
+        self._qr_later.request()
+        return EMPTY
+
+    def _draw_qr(self) -> None:
+        key, self._qr_wanted = self._qr_wanted, None
+        if key is not None:
+            lang, link = key
             self._qr = key, qr_svg(self.browser.qr_matrix(link), t(lang, "waiting.qr"))
-        return self._qr[1]
+            self.controller.render()
 
     def _opening_notice(self, lang: str) -> str | None:
         net = self._opening
