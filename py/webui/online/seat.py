@@ -348,7 +348,10 @@ class FairSeat(Seat):
         self._came_at = None
         self._dirty()
         self._persist()
-        self._work()
+        if self._later is None:
+            self._settle()
+        else:
+            self._schedule()
 
     def _greeted(self, send: Callable[[str], None], last: int) -> None:
         """The pages greeted each other on a connection: the other has this page's messages
@@ -434,15 +437,11 @@ class FairSeat(Seat):
                 done = True
             if done:
                 self._done()
-        self._work()
+        self._schedule()
 
-    def _work(self) -> None:
-        """Go on with what waits: at once without `later`, else in a later task."""
-        if not self._busy() or self._step_due:
-            return
-        if self._later is None:
-            self._settle()
-        else:
+    def _schedule(self) -> None:
+        """A `_step` in a later task, if work waits and none is due yet (with `later`)."""
+        if self._later is not None and not self._step_due and self._busy():
             self._step_due = True
             self._later(self._due_step)
 
