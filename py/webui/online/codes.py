@@ -64,6 +64,12 @@ def peer_id(code: str) -> str:
     return PEER_PREFIX + normalize_code(code)
 
 
+def load_link_parts() -> None:
+    """Import what a join link is made with (`urllib.parse`) now: the lobby does it in a task
+    of its own after its paint, so that a room's opening does not."""
+    import urllib.parse  # noqa: F401, PLC0415
+
+
 def join_link(page_url: str, code: str, host_name: str = "") -> str:
     """The link that opens the join screen of room `code`, saying it is `host_name`'s.
 

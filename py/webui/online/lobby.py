@@ -40,6 +40,7 @@ from webui.online.codes import (
     code_from_query,
     host_from_query,
     join_link,
+    load_link_parts,
     new_code,
     normalize_code,
 )
@@ -95,6 +96,8 @@ class OnlineLobby:
         """The last QR code drawn, by (language, link): drawn once, shown at every render."""
         self._qr_wanted: tuple[str, str] | None = None
         self._qr_later = page.after_paint(self._draw_qr)
+        self._link_parts = page.after_paint(load_link_parts)
+        """The join link's imports, in a task after the lobby's first paint."""
         self.guard = SeatGuard(browser.locks(), self.controller.render)
         """This tab's hold on the seat it runs (one tab per seat)."""
         page.on_window("online", self._network_changed)
@@ -181,6 +184,7 @@ class OnlineLobby:
         if setup is not None and not self.lobby_name:
             self.lobby_name = setup.names[0]
         self.controller.spawn(self._probe_broker())
+        self._link_parts.request()
 
     def resume(self, local_match: bool = False) -> bool:
         """At boot: open a join link (``?room=CODE``: the saved seat of that room, else the
