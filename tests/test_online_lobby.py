@@ -171,6 +171,23 @@ async def hosted_room(broker: FakeBroker) -> tuple[MatchController, FakeRoom]:
     return controller, room
 
 
+def test_the_lobby_imports_the_join_links_parts_after_its_paint(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded: list[str] = []
+    monkeypatch.setattr("webui.online.lobby.load_link_parts", lambda: loaded.append("link"))
+
+    async def scenario() -> None:
+        browser = FakeBrowser()
+        controller, _, page = online_page(browser)
+        controller.click("start", {})
+        assert page.shown.screen == "lobby" and loaded == []  # not in the click's task
+        page.paint()
+        assert loaded == ["link"]  # in a task after the lobby's paint, before a room opens
+        await until(lambda: bool(browser.probed))
+
+    run(scenario)
+
+
 def test_a_room_opens_and_its_waiting_room_shows_its_code_link_and_qr() -> None:
     async def scenario() -> None:
         browser = FakeBrowser()
