@@ -8,6 +8,7 @@ player's move, a hostile message, a halt, a rematch and leaving the room.
 
 from __future__ import annotations
 
+import base64
 import json
 from dataclasses import replace
 from typing import Any
@@ -16,6 +17,8 @@ import pytest
 from fairseats import ALL, Pair, finished
 
 from lostcities import Options
+from webui.match.seats import problem
+from webui.online.liveness import ABANDON_AFTER
 from webui.online.seat import FairSeat
 
 
@@ -248,3 +251,135 @@ def test_a_rematch_taken_a_piece_a_task_begins_and_plays_the_next_match() -> Non
     finished(pair)
     assert pair.host.match_no == pair.guest.match_no == 2
 
+
+
+# ---- the other page as an attacker, against the work done a piece a task ----------------------
+
+def shuffle_in_flight(pair: Pair) -> tuple[str, str]:
+    """Play on until a round's first shuffle is on its way to a page: taken off the wire (the
+    test delivers it, as it is or tampered). That page's name, and the text."""
+    tasks, conn = pair.tasks, pair.conn
+    assert tasks is not None
+    for _ in range(10_000):
+        for who, queue in (("guest", conn.to_guest), ("host", conn.to_host)):
+            if queue and '"step":1' in queue[0] and '"shuffle"' in queue[0]:
+                return who, queue.popleft()
+        if conn.to_guest or conn.to_host:
+            hand_one(pair, "guest" if conn.to_guest else "host")
+        elif tasks.jobs:
+            tasks.run_one()
+        else:
+            mover = pair.actor()
+            assert mover is not None and mover.submit(pair.choose(mover)) is None
+            pair.now += 1.0
+    raise AssertionError("no shuffle came")
+
+
+def arrive(pair: Pair, who: str, text: str) -> FairSeat:
+    """`text` arrives at page `who` (none of the pages' tasks run); its seat."""
+    (pair.conn.to_guest if who == "guest" else pair.conn.to_host).appendleft(text)
+    hand_one(pair, who)
+    return pair.guest if who == "guest" else pair.host
+
+
+def with_deck(text: str, deck: int, change: Any) -> str:
+    """`text` (a shuffle) with its `deck`-th deck's points changed by `change(points)`."""
+    data = json.loads(text)
+    decks = data["shuffle"]["decks"]
+    name = list(decks)[deck]
+    raw = base64.urlsafe_b64decode(decks[name] + "=" * (-len(decks[name]) % 4))
+    points = [raw[i:i + 32] for i in range(0, len(raw), 32)]
+    decks[name] = base64.urlsafe_b64encode(b"".join(change(points))).decode().rstrip("=")
+    return json.dumps(data, separators=(",", ":"))
+
+
+def decks_of(seat: FairSeat) -> list[tuple[object, object]]:
+    assert seat.peer is not None
+    return [(d.x, d.y) for d in seat.peer.table.decks.values()]
+
+
+def test_a_shuffle_whose_last_deck_does_not_check_stops_in_its_piece_with_nothing_kept(
+        ) -> None:
+    pair = Pair(replace(ALL, rounds=2), first=0, stepped=True, seed=13)
+    who, text = shuffle_in_flight(pair)
+    swapped = with_deck(text, -1, lambda p: [p[1], p[0], *p[2:]])  # every point in the group
+    seat = pair.guest if who == "guest" else pair.host
+    before, sent = decks_of(seat), len(pair.conn.at_send)
+    arrive(pair, who, swapped)
+    assert seat.peer is not None and seat.peer.busy and not seat.stopped  # its form checks
+    tasks = pair.tasks
+    assert tasks is not None
+    pieces = 0
+    while tasks.jobs:
+        tasks.run_one()
+        pieces += 1
+    error = seat.peer.error
+    assert error is not None and error.code == "bad-shuffle" and pieces >= 1  # in a later task
+    assert error.evidence["deck"] == list(json.loads(text)["shuffle"]["decks"])[-1]
+    assert error.evidence["message"] == swapped
+    assert decks_of(seat) == before  # the decks checked before it: not kept
+    assert [w for w, _, _ in pair.conn.at_send[sent:]] == []  # nothing answered
+
+
+def test_a_point_outside_the_group_stops_the_match_as_it_comes_with_no_work_begun() -> None:
+    pair = Pair(replace(ALL, rounds=2), first=0, stepped=True, seed=13)
+    who, text = shuffle_in_flight(pair)
+    seat = arrive(pair, who, with_deck(text, 1, lambda p: [b"\xff" * 32, *p[1:]]))
+    assert seat.stopped and seat.peer is not None and not seat.peer.busy
+    assert pair.tasks is not None and not pair.tasks.jobs  # no piece scheduled
+
+
+@pytest.mark.parametrize("across", [False, True], ids=["queued", "after-a-new-connection"])
+def test_a_shuffle_step_replayed_is_answered_once_and_stops_the_match(across: bool) -> None:
+    pair = Pair(replace(ALL, rounds=2), first=0, stepped=True, seed=14)
+    who, text = shuffle_in_flight(pair)
+    seat = arrive(pair, who, text)
+    assert seat.peer is not None and seat.peer.busy
+    if across:  # the welcome says the step was received: the work is done first
+        pair.reconnect()
+        seat = pair.guest if who == "guest" else pair.host
+    arrive(pair, who, text)  # the same step again
+    pair.conn.deliver()
+    assert seat.peer is not None and seat.peer.error is not None
+    assert seat.peer.error.code == "replayed"
+    answers = [t for w, t, _ in pair.conn.at_send
+               if w == who and '"shuffle"' in t and '"step":2' in t]
+    assert len({json.loads(t)["seq"] for t in answers}) == 1  # its answer made once
+
+
+def test_a_second_tab_taking_the_seat_mid_work_leaves_the_work_to_it() -> None:
+    pair = Pair(replace(ALL, rounds=2), first=0, stepped=True, seed=15)
+    who, text = shuffle_in_flight(pair)
+    seat = arrive(pair, who, text)
+    writes, sent = len(pair.events[who]), len(pair.conn.at_send)
+    seat.halt(problem("moved"))  # (what the lobby does when another tab takes the seat)
+    tasks = pair.tasks
+    assert tasks is not None
+    while tasks.jobs:
+        tasks.run_one()
+    assert len(pair.events[who]) == writes  # this tab writes nothing more
+    assert [w for w, _, _ in pair.conn.at_send[sent:] if w == who] == []  # nor sends
+    pair.reload(who)  # the other tab: the seat from storage, the shuffle sent again
+    pair.play()
+    finished(pair)
+
+
+def test_a_page_silent_until_its_shuffle_is_not_shown_silent_while_the_shuffle_is_worked_on(
+        ) -> None:
+    pair = Pair(Options(rounds=2), first=0, stepped=True, seed=16)
+    who, text = shuffle_in_flight(pair)
+    seat = pair.guest if who == "guest" else pair.host
+    start = pair.now
+    seat.silence(start)  # the other page owes this shuffle from now, and stalls
+    assert seat.offer_end(start + ABANDON_AFTER + 1)  # (so long that the player may end it)
+    seat.keep_waiting(start + ABANDON_AFTER + 1)
+    pair.now = came = start + 2 * ABANDON_AFTER + 10
+    assert seat.offer_end(came)
+    arrive(pair, who, text)  # at last: its work under way, a deck a task
+    assert seat.peer is not None and seat.peer.busy
+    assert seat.silence(came + 1) == 1.0 and not seat.offer_end(came + 1)
+    tasks = pair.tasks
+    assert tasks is not None
+    while tasks.jobs:
+        tasks.run_one()
+    assert not seat.offer_end(came + 1)

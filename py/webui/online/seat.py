@@ -478,6 +478,8 @@ class FairSeat(Seat):
             peer.check(raw)
         except FairError:  # the peer keeps the error and its evidence: shown, and saved
             self._done()
+            return
+        self.owed.arrived(True, now)  # it spoke: its silence is not counted while this works
 
     def _done(self) -> None:
         """The FairPeer's work is done (or a failed check stopped the match): the view
