@@ -51,24 +51,10 @@ def shuffle_under_way(pair: Pair, step: int = 1) -> tuple[FairSeat, str]:
     """Play on until a shuffle step `step` reaches a page (at a round's start), which checks
     it as it comes and has the rest of its work under way: that page's seat, and the
     message."""
-    tasks, conn = pair.tasks, pair.conn
-    assert tasks is not None
-    for _ in range(10_000):
-        if conn.to_guest or conn.to_host:
-            who = "guest" if conn.to_guest else "host"
-            text = hand_one(pair, who)
-            shuffled = json.loads(text).get("shuffle")
-            if shuffled is not None and shuffled["step"] == step:
-                seat = pair.guest if who == "guest" else pair.host
-                assert seat.peer is not None and seat.peer.busy
-                return seat, text
-        elif tasks.jobs:
-            tasks.run_one()
-        else:
-            mover = pair.actor()
-            assert mover is not None and mover.submit(pair.choose(mover)) is None
-            pair.now += 1.0
-    raise AssertionError("no shuffle came")
+    who, text = shuffle_in_flight(pair, step)
+    seat = arrive(pair, who, text)
+    assert seat.peer is not None and seat.peer.busy
+    return seat, text
 
 
 def play_at_random(pair: Pair) -> int:
@@ -255,14 +241,15 @@ def test_a_rematch_taken_a_piece_a_task_begins_and_plays_the_next_match() -> Non
 
 # ---- the other page as an attacker, against the work done a piece a task ----------------------
 
-def shuffle_in_flight(pair: Pair) -> tuple[str, str]:
-    """Play on until a round's first shuffle is on its way to a page: taken off the wire (the
-    test delivers it, as it is or tampered). That page's name, and the text."""
+def shuffle_in_flight(pair: Pair, step: int = 1) -> tuple[str, str]:
+    """Play on until a shuffle step `step` is on its way to a page (at a round's start): taken
+    off the wire (the test delivers it, as it is or tampered). That page's name, and the
+    text."""
     tasks, conn = pair.tasks, pair.conn
     assert tasks is not None
     for _ in range(10_000):
         for who, queue in (("guest", conn.to_guest), ("host", conn.to_host)):
-            if queue and '"step":1' in queue[0] and '"shuffle"' in queue[0]:
+            if queue and f'"step":{step}' in queue[0] and '"shuffle"' in queue[0]:
                 return who, queue.popleft()
         if conn.to_guest or conn.to_host:
             hand_one(pair, "guest" if conn.to_guest else "host")
